@@ -1,0 +1,90 @@
+import type { Access } from './access.js';
+import { invalid, notFound } from './grpc-status.js';
+import type { Query } from './query.js';
+import type { CollectionName, Json, Store } from './store.js';
+import { isAncestor, isSelfOrAncestor, parentOf } from './uidp.js';
+
+export interface Ctx {
+  store: Store;
+  access: Access;
+  now: number;
+}
+
+/**
+ * One v1 collection, described as data plus a few functions; `register-collection.ts` turns it into
+ * the List / Create / PUT / DELETE routes, with authentication and authorization around them.
+ */
+export interface CollectionDef<R> {
+  name: CollectionName;
+  /** v1 base path, e.g. `/iam/v1/groups` */
+  path: string;
+  /** capability family, e.g. `groups` → `groups.list`, `groups.create`, … */
+  capability: string;
+  /** where the parent of a new record comes from: the path (`/base/{parent=**}`) or the body */
+  createParent: 'path' | 'body';
+  keyOf(record: R): string;
+  /** builds a new record from a create body (validating it); `parent` is the path parent or '' */
+  create(body: Json, parent: string, ctx: Ctx, query: Query): R;
+  /** builds the replacement of `existing` from a PUT body: omitted fields reset to zero values; no PUT route without it */
+  replace?(body: Json, existing: R, ctx: Ctx): R;
+  matches(record: R, query: Query, ctx: Ctx): boolean;
+  renderList(record: R, ctx: Ctx): Json;
+  renderWrite(record: R, ctx: Ctx): Json;
+  /** a custom rule for who may create the record (root groups); default: `<cap>.create` on its key */
+  authorizeCreate?(record: R, ctx: Ctx): void;
+  /** whether a caller may see a record; default: `<cap>.list` on its key */
+  visible?(record: R, ctx: Ctx): boolean;
+  /** throws when the record may not be deleted (child repos…) */
+  beforeDelete?(record: R, ctx: Ctx): void;
+  /** removes what goes with the record once it is deleted */
+  afterDelete?(record: R, ctx: Ctx): void;
+  /** the list envelope; default `{items}` */
+  listEnvelope?(items: R[], query: Query, ctx: Ctx): Json;
+  /** record fields that hold epoch milliseconds and appear under the same name as v1 timestamps (seed files) */
+  timestampFields?: readonly (keyof R & string)[];
+  /** turns a seed-file record (v1 shape) into the body `create` takes, where the two differ */
+  seedBody?(record: Json, ctx: Ctx): Json;
+  /** runs after a create is stored (e.g. the creator of a root group becomes its owner) */
+  afterCreate?(record: R, ctx: Ctx): void;
+}
+
+/** The v1 `UIDPFilter` of §2.1, applied to one uid. */
+export function matchesUidp(uid: string, query: Query): boolean {
+  const descendantsOf = query.one('uidp.descendants_of');
+  if (descendantsOf && !isAncestor(descendantsOf, uid)) return false;
+  const childrenOf = query.one('uidp.children_of');
+  if (childrenOf && parentOf(uid) !== childrenOf) return false;
+  const ancestorsOf = query.one('uidp.ancestors_of');
+  if (ancestorsOf && !isAncestor(uid, ancestorsOf)) return false;
+  const inRoot = query.bool('uidp.in_root');
+  if (inRoot === true && uid.includes('/')) return false;
+  const ids = query.all('uidp.ids');
+  if (ids.length > 0 && !ids.includes(uid)) return false;
+  return true;
+}
+
+export function matchesExact(value: string, wanted: string | undefined): boolean {
+  return wanted === undefined || wanted === '' || value === wanted;
+}
+
+export function requireGroup(ctx: Ctx, uid: string): void {
+  if (!ctx.store.groups.has(uid)) throw notFound(`group "${uid}" not found`);
+}
+
+export function requireRepo(ctx: Ctx, uid: string): void {
+  if (!ctx.store.repos.has(uid)) throw notFound(`repo "${uid}" not found`);
+}
+
+/** Keeps the records whose `value` is one of `wanted` (no filter when `wanted` is empty). */
+export function matchesAny(value: string | undefined, wanted: string[]): boolean {
+  return wanted.length === 0 || (value !== undefined && wanted.includes(value));
+}
+
+/** A role may be bound (or invited to) under `group` when it is built in or defined at or above it. */
+export function requireRoleUsableIn(ctx: Ctx, roleUid: string, group: string): void {
+  const role = ctx.store.roles.get(roleUid);
+  const parent = parentOf(roleUid);
+  if (!role || (parent !== '/' && !isSelfOrAncestor(parent, group))) {
+    throw invalid(`role "${roleUid}" not found`);
+  }
+}

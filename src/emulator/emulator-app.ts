@@ -1,0 +1,155 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Access } from './access.js';
+import { ApiTokens } from './api-tokens.js';
+import { authenticate } from './authenticate.js';
+import { Body } from './body.js';
+import type { Ctx } from './collection.js';
+import { type AnyCollection, COLLECTIONS } from './collections/index.js';
+import { GrpcCode, V1Error, httpStatusOf, invalid, notFound } from './grpc-status.js';
+import { MethodTable } from './method-table.js';
+import { OidcVerifier } from './oidc-verifier.js';
+import { Query } from './query.js';
+import { RequestStats } from './request-stats.js';
+import { exchange } from './sts-exchange.js';
+import type { Store } from './store.js';
+
+export interface EmulatorOptions {
+  store: Store;
+  devToken: string;
+  trustedIssuers: readonly string[];
+  /** this emulator's own URL: the issuer of the tokens it mints and the audience its API accepts */
+  publicUrl: () => string;
+  now?: () => number;
+  logger?: FastifyServerOptions['logger'];
+  bodyLimit?: number;
+}
+
+export interface Emulator {
+  app: FastifyInstance;
+  stats: RequestStats;
+}
+
+/** The v1 backend emulator as a fastify app (not yet listening). */
+export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
+  const now = opts.now ?? Date.now;
+  const stats = new RequestStats();
+  const tokens = new ApiTokens(opts.publicUrl);
+  const verifier = new OidcVerifier(opts.trustedIssuers);
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreDuplicateSlashes: false },
+  });
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const params: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) {
+      const prev = params[k];
+      params[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    done(null, params);
+  });
+
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/__emulator/')) stats.record(req.method, req.url);
+  });
+
+  app.setErrorHandler((err: unknown, _req, reply) => {
+    const e = toV1Error(err);
+    if (e.code === GrpcCode.INTERNAL) app.log.error({ err }, 'emulator failure');
+    return reply.status(httpStatusOf(e.code)).send(e.toBody());
+  });
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send({ code: 5, message: 'Not Found', details: [] }));
+
+  const caller = async (authorization: string | undefined): Promise<Ctx> => {
+    const who = await authenticate(authorization, { devToken: opts.devToken, store: opts.store, tokens, audience: opts.publicUrl() });
+    return { store: opts.store, access: new Access(who, opts.store), now: now() };
+  };
+
+  const table = new MethodTable();
+  for (const def of COLLECTIONS) addCollection(table, def, opts.store, caller);
+  const sts = async (req: Parameters<typeof exchange>[0]) => exchange(req, { store: opts.store, verifier, tokens, now });
+  table.on('GET', '/sts/exchange', sts).on('POST', '/sts/exchange', sts);
+  table.on('GET', '/__emulator/stats', async () => stats.snapshot());
+  table.on('POST', '/__emulator/stats/reset', async () => {
+    stats.reset();
+    return stats.snapshot();
+  });
+  table.register(app);
+  return { app, stats };
+}
+
+function addCollection(
+  table: MethodTable,
+  def: AnyCollection,
+  store: Store,
+  caller: (authorization: string | undefined) => Promise<Ctx>,
+): void {
+  const map = store[def.name] as Map<string, unknown>;
+  const cap = def.capability;
+  const visible = (r: unknown, ctx: Ctx) => (def.visible ? def.visible(r, ctx) : ctx.access.can(`${cap}.list`, def.keyOf(r)));
+  const existing = (key: string) => {
+    const record = map.get(key);
+    if (record === undefined) throw notFound(`${def.name} "${key}" not found`);
+    return record;
+  };
+
+  table.on('GET', def.path, async (req) => {
+    const ctx = await caller(req.headers.authorization);
+    const q = new Query(req.query as Record<string, string | string[]>);
+    const items = [...map.values()].filter((r) => visible(r, ctx) && def.matches(r, q, ctx));
+    return def.listEnvelope ? def.listEnvelope(items, q, ctx) : { items: items.map((r) => def.renderList(r, ctx)) };
+  });
+
+  const create = async (req: { headers: { authorization?: string | undefined }; body: unknown; query: unknown; params: unknown }) => {
+    const ctx = await caller(req.headers.authorization);
+    const parent = def.createParent === 'path' ? ((req.params as { '*'?: string })['*'] ?? '') : '';
+    const record = def.create(Body.of(req.body ?? {}).json, parent, ctx, new Query(req.query as Record<string, string>));
+    if (def.authorizeCreate) def.authorizeCreate(record, ctx);
+    else ctx.access.require(`${cap}.create`, def.keyOf(record));
+    map.set(def.keyOf(record), record);
+    def.afterCreate?.(record, ctx);
+    return def.renderWrite(record, ctx);
+  };
+  // Root groups are created with an empty parent; advisories name their parent in the body.
+  if (def.createParent === 'body' || def.name === 'groups') table.on('POST', def.path, create);
+  if (def.createParent === 'path') table.on('POST', `${def.path}/*`, create);
+
+  const { replace } = def;
+  if (replace) {
+    table.on('PUT', `${def.path}/*`, async (req) => {
+      const ctx = await caller(req.headers.authorization);
+      const key = (req.params as { '*': string })['*'];
+      const current = existing(key);
+      ctx.access.require(`${cap}.update`, key);
+      const record = replace(Body.of(req.body ?? {}).json, current, ctx);
+      map.set(key, record);
+      return def.renderWrite(record, ctx);
+    });
+  }
+
+  table.on('DELETE', `${def.path}/*`, async (req) => {
+    const ctx = await caller(req.headers.authorization);
+    const key = (req.params as { '*': string })['*'];
+    const current = existing(key);
+    ctx.access.require(`${cap}.delete`, key);
+    def.beforeDelete?.(current, ctx);
+    map.delete(key);
+    def.afterDelete?.(current, ctx);
+    return {};
+  });
+}
+
+/** Every failure leaves as a grpc-gateway status body; fastify's own errors are mapped to their codes. */
+function toV1Error(err: unknown): V1Error {
+  if (err instanceof V1Error) return err;
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new V1Error(GrpcCode.RESOURCE_EXHAUSTED, 'request body too large');
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return invalid(`unsupported content type`);
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return invalid(e.message ?? 'bad request');
+  }
+  return new V1Error(GrpcCode.INTERNAL, 'internal error');
+}

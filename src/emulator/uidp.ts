@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+
+// UIDP facts from the v1 reference: a root is 20 random bytes (40 hex), a child segment 8 bytes (16 hex).
+const ROOT = /^[0-9a-f]{40}$/;
+const SEGMENT = /^[0-9a-f]{16}$/;
+
+export function isUidp(value: string): boolean {
+  const [root, ...rest] = value.split('/');
+  return root !== undefined && ROOT.test(root) && rest.every((s) => SEGMENT.test(s));
+}
+
+export function newRootUid(): string {
+  return randomBytes(20).toString('hex');
+}
+
+export function newChildUid(parent: string): string {
+  return `${parent}/${randomBytes(8).toString('hex')}`;
+}
+
+/** `Parent("a/b/c") = "a/b"`, `Parent("a") = "/"`. */
+export function parentOf(uid: string): string {
+  const cut = uid.lastIndexOf('/');
+  return cut < 0 ? '/' : uid.slice(0, cut);
+}
+
+export function isAncestor(ancestor: string, uid: string): boolean {
+  return uid.startsWith(`${ancestor}/`);
+}
+
+export function isSelfOrAncestor(ancestor: string, uid: string): boolean {
+  return uid === ancestor || isAncestor(ancestor, uid);
+}
+
+export function isRoot(uid: string): boolean {
+  return !uid.includes('/');
+}
