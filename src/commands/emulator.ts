@@ -1,0 +1,24 @@
+import type { Settings } from '../config/settings-schema.js';
+import { type RunningEmulator, startEmulator } from '../emulator/start-emulator.js';
+import { loggerOptions } from '../server/logger-options.js';
+
+/** `v2proxy emulator`: the v1 emulator alone, on SIM_HOST:SIM_PORT. */
+export function runEmulator(settings: Settings): Promise<RunningEmulator> {
+  return startEmulator({
+    host: settings.sim.host,
+    port: settings.sim.port,
+    seedFile: settings.sim.seedFile,
+    devToken: settings.sim.devToken,
+    trustedIssuers: settings.sim.trustedIssuers,
+    logger: loggerOptions(settings.logLevel),
+  });
+}
+
+export function emulatorBanner(emu: RunningEmulator): string[] {
+  return [
+    `v1 emulator listening on ${emu.url}`,
+    ...(emu.demoOrg ? [`demo organization uid: ${emu.demoOrg}`] : []),
+    `dev token (superuser): ${emu.devToken}`,
+    `try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${emu.url}/iam/v1/groups"`,
+  ];
+}

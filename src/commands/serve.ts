@@ -1,0 +1,62 @@
+import type { DestinationStream } from 'pino';
+import { resolveSettings } from '../config/load-settings.js';
+import type { ResolvedSettings, Settings } from '../config/settings-schema.js';
+import { type RunningEmulator, startEmulator } from '../emulator/start-emulator.js';
+import { buildProxyApp } from '../server/build-proxy-app.js';
+
+export interface RunningProxy {
+  url: string;
+  settings: ResolvedSettings;
+  /** the embedded emulator, when no V1_BASE_URL was given */
+  emulator: RunningEmulator | undefined;
+  close(): Promise<void>;
+}
+
+/** Starts the proxy; with no V1_BASE_URL it first starts the v1 emulator in-process and points at it. */
+export async function serve(settings: Settings, opts: { logStream?: DestinationStream } = {}): Promise<RunningProxy> {
+  const emulator = settings.v1BaseUrl
+    ? undefined
+    : await startEmulator({
+        host: settings.sim.host,
+        port: settings.sim.port,
+        seedFile: settings.sim.seedFile,
+        devToken: settings.sim.devToken,
+        trustedIssuers: settings.sim.trustedIssuers,
+      });
+  const v1BaseUrl = settings.v1BaseUrl ?? (emulator as RunningEmulator).url;
+  const resolved = resolveSettings(settings, v1BaseUrl, settings.port);
+  let app;
+  try {
+    app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream } : {});
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (err) {
+    await emulator?.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port));
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${host}:${port}`,
+    settings: resolved,
+    emulator,
+    async close() {
+      await app.close();
+      await emulator?.close();
+    },
+  };
+}
+
+/** What `npm start` prints: where everything is, and a command to paste. */
+export function startBanner(proxy: RunningProxy): string[] {
+  const lines = [`v2proxy listening on ${proxy.url} (v1 backend: ${proxy.settings.v1BaseUrl})`];
+  const emu = proxy.emulator;
+  if (!emu) return lines;
+  lines.push(`v1 emulator listening on ${emu.url}`);
+  if (emu.demoOrg) lines.push(`demo organization uid: ${emu.demoOrg}`);
+  lines.push(`dev token (superuser on the emulator): ${emu.devToken}`);
+  const query = emu.demoOrg ? `?uidp.descendants_of=${emu.demoOrg}` : '';
+  lines.push(`try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${proxy.url}/iam/v1/groups${query}"`);
+  return lines;
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { type ParsedSettings, type ResolvedSettings, type Settings, SettingsSchema } from './settings-schema.js';
+
+export type SettingsResult = { ok: true; settings: Settings } | { ok: false; error: string };
+
+const KEYS = Object.keys(SettingsSchema.shape);
+
+function readConfigFile(path: string): { ok: true; values: Record<string, unknown> } | { ok: false; error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    return { ok: false, error: `CONFIG: cannot read ${path}: ${(err as Error).message}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, error: `CONFIG: ${path} must hold a JSON object of settings` };
+  }
+  const unknown = Object.keys(parsed).find((k) => !KEYS.includes(k));
+  if (unknown !== undefined) return { ok: false, error: `CONFIG: ${path}: unknown setting "${unknown}"` };
+  return { ok: true, values: parsed as Record<string, unknown> };
+}
+
+/**
+ * Reads the settings from the environment and the optional CONFIG file. Never throws: a bad value
+ * comes back as one line naming the variable and the rule.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv): SettingsResult {
+  let fileValues: Record<string, unknown> = {};
+  const configPath = env.CONFIG?.trim();
+  if (configPath) {
+    const file = readConfigFile(configPath);
+    if (!file.ok) return file;
+    fileValues = file.values;
+  }
+  const input: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const fromEnv = env[key];
+    const value = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : fileValues[key];
+    if (value !== undefined && value !== '') input[key] = typeof value === 'number' ? String(value) : value;
+  }
+  const result = SettingsSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = String(issue?.path[0] ?? 'settings');
+    return { ok: false, error: `${key}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, settings: toSettings(result.data) };
+}
+
+function toSettings(p: ParsedSettings): Settings {
+  return {
+    host: p.HOST,
+    port: p.PORT,
+    publicUrl: p.PUBLIC_URL,
+    v1BaseUrl: p.V1_BASE_URL,
+    v1IssuerUrl: p.V1_ISSUER_URL,
+    v1Audience: p.V1_AUDIENCE,
+    v1TimeoutMs: p.V1_TIMEOUT_MS,
+    bodyLimit: p.BODY_LIMIT,
+    logLevel: p.LOG_LEVEL,
+    sim: {
+      host: p.SIM_HOST,
+      port: p.SIM_PORT,
+      seedFile: p.SIM_SEED,
+      devToken: p.DEV_TOKEN,
+      trustedIssuers: p.SIM_TRUSTED_ISSUERS,
+    },
+  };
+}
+
+/** Fills the defaults that depend on where the v1 backend and the proxy ended up. */
+export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: number): ResolvedSettings {
+  const host = s.host.includes(':') ? `[${s.host}]` : s.host;
+  return {
+    ...s,
+    v1BaseUrl,
+    v1IssuerUrl: s.v1IssuerUrl ?? v1BaseUrl,
+    v1Audience: s.v1Audience ?? v1BaseUrl,
+    publicUrl: s.publicUrl ?? `http://${host}:${listenPort}`,
+  };
+}
+
+/** The settings table for `--help`: name and description of each variable. */
+export function describeSettings(): Array<[string, string]> {
+  return KEYS.map((k) => [k, SettingsSchema.shape[k as keyof typeof SettingsSchema.shape].description ?? '']);
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+const text = z.string().trim();
+const port = () =>
+  z.coerce
+    .number({ error: `must be a port number (0-65535)` })
+    .int({ error: `must be a whole number` })
+    .min(0, { error: `must be a port number (0-65535)` })
+    .max(65535, { error: `must be a port number (0-65535)` });
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(max, { error: `must be at most ${max}` });
+
+/**
+ * Every setting, by its environment variable name. Values come from the environment, or from the JSON
+ * file named by CONFIG (the environment wins). Empty values count as unset.
+ */
+export const SettingsSchema = z.object({
+  HOST: text.min(1).default('127.0.0.1').describe('address the proxy listens on'),
+  PORT: port().default(8080).describe('port the proxy listens on'),
+  PUBLIC_URL: httpUrl.optional().describe('URL clients use to reach the proxy (default http://HOST:PORT)'),
+  V1_BASE_URL: httpUrl.optional().describe('the v1 backend; unset = start the embedded v1 emulator'),
+  V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (default V1_BASE_URL)'),
+  V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
+  V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one v1 call, in milliseconds'),
+  BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(1024 * 1024).describe('largest request body accepted, in bytes'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info')
+    .describe('pino log level'),
+  SIM_HOST: text.min(1).default('127.0.0.1').describe('address the emulator listens on'),
+  SIM_PORT: port().default(0).describe('port of the emulator (0 = a free port)'),
+  SIM_SEED: text.min(1).optional().describe('JSON seed file for the emulator (default: the demo organization)'),
+  DEV_TOKEN: text
+    .min(16, { error: 'must be at least 16 characters' })
+    .optional()
+    .describe("the emulator's superuser token (default: random, printed at start)"),
+  SIM_TRUSTED_ISSUERS: text
+    .default('')
+    .transform((v, ctx) => {
+      const issuers = v.split(',').map((s) => s.trim()).filter(Boolean);
+      for (const issuer of issuers) {
+        if (!z.url({ protocol: /^https?$/ }).safeParse(issuer).success) {
+          ctx.addIssue({ code: 'custom', message: `"${issuer}" is not an http(s) URL` });
+          return z.NEVER;
+        }
+      }
+      return issuers;
+    })
+    .describe("comma-separated OIDC issuers the emulator's STS trusts"),
+});
+
+export type RawSettings = z.input<typeof SettingsSchema>;
+export type ParsedSettings = z.output<typeof SettingsSchema>;
+
+export interface Settings {
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  v1BaseUrl: string | undefined;
+  v1IssuerUrl: string | undefined;
+  v1Audience: string | undefined;
+  v1TimeoutMs: number;
+  bodyLimit: number;
+  logLevel: ParsedSettings['LOG_LEVEL'];
+  sim: {
+    host: string;
+    port: number;
+    seedFile: string | undefined;
+    devToken: string | undefined;
+    trustedIssuers: string[];
+  };
+}
+
+/** Settings once the v1 backend is known: the defaults that follow from it are filled in. */
+export interface ResolvedSettings extends Settings {
+  publicUrl: string;
+  v1BaseUrl: string;
+  v1IssuerUrl: string;
+  v1Audience: string;
+}

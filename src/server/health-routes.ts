@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import type { V1Probe } from '../upstream/v1-probe.js';
+import { sendError } from './send-error.js';
+
+/** `/healthz`: the proxy serves. `/readyz`: the proxy serves and the v1 backend answers. */
+export function registerHealthRoutes(app: FastifyInstance, probe: V1Probe): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const result = await probe.check();
+    if (result.ok) return { status: 'ready' };
+    return sendError(reply, new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend does not answer (${result.reason})`));
+  });
+}
