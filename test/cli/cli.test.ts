@@ -1,0 +1,104 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { A, DEV_TOKEN, twoTenantSeed } from '../support/fixtures.js';
+import { call, writeSeedFile } from '../support/emulator-harness.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function run(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', ...env },
+  });
+  children.push(child);
+  return child;
+}
+
+function finish(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Resolves with the stdout lines once a line matching `until` has been printed. */
+function banner(child: ChildProcessWithoutNullStreams, until: RegExp): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (until.test(out)) resolve(out.split('\n'));
+    });
+    child.on('close', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('cli', () => {
+  it('--help lists the commands and every setting', async () => {
+    const { code, stdout } = await finish(run(['--help']));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/v2proxy \[serve\]/);
+    expect(stdout).toMatch(/v2proxy emulator/);
+    for (const name of ['CONFIG', 'HOST', 'PORT', 'V1_BASE_URL', 'V1_ISSUER_URL', 'V1_AUDIENCE', 'PUBLIC_URL', 'LOG_LEVEL', 'SIM_PORT', 'SIM_SEED', 'DEV_TOKEN', 'SIM_TRUSTED_ISSUERS']) {
+      expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+  });
+
+  it('an invalid setting stops start-up with one line naming the variable and the rule', async () => {
+    const { code, stdout, stderr } = await finish(run([], { PORT: 'http' }));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('v2proxy: invalid configuration: PORT: must be a port number (0-65535)\n');
+  });
+
+  it('a malformed seed file stops start-up with one line naming the record', async () => {
+    const seed = writeSeedFile({ groups: [{ id: A, name: 'NOT valid' }] });
+    const { code, stderr } = await finish(run(['emulator'], { SIM_SEED: seed }));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(new RegExp(`^v2proxy: SIM_SEED: seed file .*: groups\\[0\\] \\(${A}\\): name must match`));
+  });
+
+  it('an unknown command exits 2 with the help text', async () => {
+    const { code, stderr } = await finish(run(['frobnicate']));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('with no V1_BASE_URL starts the emulator in-process, prints the banner, and serves v1 through the proxy', async () => {
+    const child = run([], { DEV_TOKEN });
+    const lines = await banner(child, /^try: .*$/m);
+    const proxyUrl = /^v2proxy listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(lines.join('\n'))?.[1];
+    const emulatorUrl = /^v1 emulator listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(lines.join('\n'))?.[1];
+    const org = /^demo organization uid: ([0-9a-f]{40})$/m.exec(lines.join('\n'))?.[1];
+    expect(proxyUrl).toBeDefined();
+    expect(emulatorUrl).toBeDefined();
+    expect(org).toBeDefined();
+    expect(lines).toContain(`dev token (superuser on the emulator): ${DEV_TOKEN}`);
+    expect(lines.join('\n')).toContain(`curl -s -H "Authorization: Bearer ${DEV_TOKEN}" "${proxyUrl}/iam/v1/groups`);
+    expect((await call(proxyUrl ?? '', 'GET', '/healthz')).status).toBe(200);
+    expect((await call(proxyUrl ?? '', 'GET', '/readyz')).status).toBe(200);
+    const groups = await call(proxyUrl ?? '', 'GET', `/iam/v1/groups?id=${org}`, { token: DEV_TOKEN });
+    expect(groups.body.items[0]).toMatchObject({ id: org, name: 'demo-org' });
+    const exited = finish(child);
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
+  it('`emulator` runs the emulator alone on SIM_PORT with the seed file', async () => {
+    const child = run(['emulator'], { SIM_SEED: writeSeedFile(twoTenantSeed()), DEV_TOKEN });
+    const lines = await banner(child, /^try: .*$/m);
+    const url = /^v1 emulator listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(lines.join('\n'))?.[1] ?? '';
+    expect(lines.join('\n')).not.toMatch(/demo organization/);
+    const res = await call(url, 'GET', `/iam/v1/groups?id=${A}`, { token: DEV_TOKEN });
+    expect(res.body.items[0]).toMatchObject({ name: 'tenant-a' });
+  });
+});

@@ -1,0 +1,77 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, resolveSettings } from '../../src/config/load-settings.js';
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    const r = loadSettings({});
+    expect(r).toEqual({
+      ok: true,
+      settings: {
+        host: '127.0.0.1',
+        port: 8080,
+        publicUrl: undefined,
+        v1BaseUrl: undefined,
+        v1IssuerUrl: undefined,
+        v1Audience: undefined,
+        v1TimeoutMs: 10_000,
+        bodyLimit: 1_048_576,
+        logLevel: 'info',
+        sim: { host: '127.0.0.1', port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
+      },
+    });
+  });
+
+  it('derives the issuer, audience and public URL from the v1 base URL and the listen address', () => {
+    const r = loadSettings({ V1_BASE_URL: 'http://v1.example:9000/', HOST: '0.0.0.0', PORT: '9999' });
+    if (!r.ok) throw new Error(r.error);
+    const resolved = resolveSettings(r.settings, r.settings.v1BaseUrl ?? '', 9999);
+    expect(resolved).toMatchObject({
+      v1BaseUrl: 'http://v1.example:9000',
+      v1IssuerUrl: 'http://v1.example:9000',
+      v1Audience: 'http://v1.example:9000',
+      publicUrl: 'http://0.0.0.0:9999',
+    });
+    const explicit = loadSettings({ V1_BASE_URL: 'http://v1', V1_ISSUER_URL: 'http://sts', V1_AUDIENCE: 'aud', PUBLIC_URL: 'https://proxy.example' });
+    if (!explicit.ok) throw new Error(explicit.error);
+    expect(resolveSettings(explicit.settings, 'http://v1', 1)).toMatchObject({ v1IssuerUrl: 'http://sts', v1Audience: 'aud', publicUrl: 'https://proxy.example' });
+  });
+
+  it('parses SIM_TRUSTED_ISSUERS as a comma-separated list of URLs', () => {
+    const r = loadSettings({ SIM_TRUSTED_ISSUERS: 'http://127.0.0.1:5556, https://token.actions.githubusercontent.com,' });
+    expect(r.ok && r.settings.sim.trustedIssuers).toEqual(['http://127.0.0.1:5556', 'https://token.actions.githubusercontent.com']);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT: must be a port number (0-65535)'],
+    [{ PORT: '65536' }, 'PORT: must be a port number (0-65535)'],
+    [{ PORT: '80.5' }, 'PORT: must be a whole number'],
+    [{ SIM_PORT: '-1' }, 'SIM_PORT: must be a port number (0-65535)'],
+    [{ V1_BASE_URL: 'ftp://x' }, 'V1_BASE_URL: must be an http(s) URL'],
+    [{ V1_ISSUER_URL: 'not a url' }, 'V1_ISSUER_URL: must be an http(s) URL'],
+    [{ PUBLIC_URL: 'x' }, 'PUBLIC_URL: must be an http(s) URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ DEV_TOKEN: 'short' }, 'DEV_TOKEN: must be at least 16 characters'],
+    [{ SIM_TRUSTED_ISSUERS: 'http://ok,nope' }, 'SIM_TRUSTED_ISSUERS: "nope" is not an http(s) URL'],
+    [{ V1_TIMEOUT_MS: '0' }, 'V1_TIMEOUT_MS: must be at least 1'],
+    [{ BODY_LIMIT: 'lots' }, 'BODY_LIMIT: must be a whole number'],
+  ])('refuses %o with one line naming the variable and the rule', (env, message) => {
+    expect(loadSettings(env)).toEqual({ ok: false, error: message });
+  });
+
+  it('reads a CONFIG file, lets the environment win, and names a bad file or key', () => {
+    const file = join(tmpdir(), `v2proxy-config-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ PORT: 7000, HOST: '0.0.0.0', LOG_LEVEL: 'debug' }));
+    const r = loadSettings({ CONFIG: file, LOG_LEVEL: 'warn' });
+    expect(r.ok && [r.settings.port, r.settings.host, r.settings.logLevel]).toEqual([7000, '0.0.0.0', 'warn']);
+    writeFileSync(file, JSON.stringify({ PORTT: 1 }));
+    expect(loadSettings({ CONFIG: file })).toEqual({ ok: false, error: `CONFIG: ${file}: unknown setting "PORTT"` });
+    writeFileSync(file, JSON.stringify({ PORT: 'x' }));
+    expect(loadSettings({ CONFIG: file })).toEqual({ ok: false, error: 'PORT: must be a port number (0-65535)' });
+    writeFileSync(file, '[1]');
+    expect(loadSettings({ CONFIG: file })).toEqual({ ok: false, error: `CONFIG: ${file} must hold a JSON object of settings` });
+    expect(loadSettings({ CONFIG: '/no/such.json' })).toMatchObject({ ok: false, error: expect.stringMatching(/^CONFIG: cannot read \/no\/such.json/) });
+  });
+});

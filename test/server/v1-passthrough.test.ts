@@ -1,0 +1,128 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningProxy } from '../../src/commands/serve.js';
+import { A, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
+import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
+import { startProxy } from '../support/proxy-harness.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream.js';
+
+describe('v1 passthrough to a recording upstream (real sockets)', () => {
+  let upstream: RecordingUpstream;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    upstream = await startRecordingUpstream();
+    proxy = await startProxy({ V1_BASE_URL: upstream.url });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+  afterEach(() => {
+    upstream.requests.length = 0;
+    upstream.answer = { status: 200, body: '{}' };
+  });
+
+  it.each([
+    ['GET', '/iam/v1/groups?uidp.ids=a&uidp.ids=b&name=x%20y', undefined],
+    ['POST', `/iam/v1/groups/${A}`, '{"name":"n","description":"ü"}'],
+    ['PUT', '/registry/v1/repos/abc/def?prevent_existing=true', '{"name":"r"}'],
+    ['DELETE', '/vulnerabilities/v1/advisories/abc/def', undefined],
+    ['PATCH', '/iam/v1/identities/x', '{"name":"p"}'],
+  ])('%s %s arrives unchanged: method, path, query, body, Authorization', async (method, path, body) => {
+    upstream.answer = { status: 200, body: '{"items":[{"id":"x"}]}' };
+    const res = await fetch(`${proxy.url}${path}`, {
+      method,
+      headers: { authorization: 'Bearer some.v1.token', ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body } : {}),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('{"items":[{"id":"x"}]}');
+    expect(upstream.requests).toHaveLength(1);
+    const seen = upstream.requests[0];
+    expect(seen?.method).toBe(method);
+    expect(seen?.url).toBe(path);
+    expect(seen?.headers.authorization).toBe('Bearer some.v1.token');
+    expect(seen?.body.toString('utf8')).toBe(body ?? '');
+    expect(seen?.headers['x-request-id']).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('answers come back unchanged, errors included, and a 503 is not retried', async () => {
+    for (const [status, body] of [[404, '{"code":5,"message":"nope","details":[]}'], [503, '{"code":14,"message":"down","details":[]}'], [418, 'not json at all']] as const) {
+      upstream.requests.length = 0;
+      upstream.answer = { status, body };
+      const res = await fetch(`${proxy.url}/iam/v1/groups`, { headers: { authorization: 'Bearer t' } });
+      expect(res.status).toBe(status);
+      expect(await res.text()).toBe(body);
+      expect(upstream.requests).toHaveLength(1);
+    }
+  });
+
+  it('only the three v1 prefixes pass through', async () => {
+    const res = await call(proxy.url, 'GET', '/iam/v1beta/groups', { token: 't' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 5, details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' }] });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe('v1 passthrough failures', () => {
+  it('a v1 backend that is down answers 503 code 14 in AIP-193 form', async () => {
+    const upstream = await startRecordingUpstream();
+    const url = upstream.url;
+    await upstream.close();
+    const proxy = await startProxy({ V1_BASE_URL: url });
+    try {
+      const res = await call(proxy.url, 'GET', '/registry/v1/repos', { token: 't' });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        code: 14,
+        message: 'Unavailable: the v1 backend is unreachable',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAVAILABLE', domain: 'registry.chainguard.dev' }],
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a v1 backend slower than V1_TIMEOUT_MS answers 504 code 4', async () => {
+    const upstream = await startRecordingUpstream();
+    upstream.answer = { status: 200, body: '{}', delayMs: 2000 };
+    const proxy = await startProxy({ V1_BASE_URL: upstream.url, V1_TIMEOUT_MS: '200' });
+    try {
+      const res = await call(proxy.url, 'GET', '/iam/v1/groups', { token: 't' });
+      expect(res.status).toBe(504);
+      expect(res.body).toMatchObject({ code: 4, message: 'Deadline exceeded: the v1 backend did not answer in time' });
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('v1 passthrough to the emulator', () => {
+  let h: EmulatorHarness;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    h = await startHarness();
+    proxy = await startProxy({ V1_BASE_URL: h.url });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await h.close();
+  });
+
+  it('the same answers through the proxy as straight from v1, writes included', async () => {
+    for (const token of [DEV_TOKEN, TOKENS.alice, TOKENS.bob, 'wrong']) {
+      const direct = await call(h.url, 'GET', '/iam/v1/groups', { token });
+      const proxied = await call(proxy.url, 'GET', '/iam/v1/groups', { token });
+      expect(proxied.status).toBe(direct.status);
+      expect(proxied.body).toEqual(direct.body);
+    }
+    const created = await call(proxy.url, 'POST', `/iam/v1/groups/${A}`, { token: TOKENS.alice, body: { name: 'via-proxy' } });
+    expect(created.status).toBe(200);
+    const read = await call(h.url, 'GET', `/iam/v1/groups?id=${created.body.id}`, { token: DEV_TOKEN });
+    expect(read.body.items[0]).toEqual(created.body);
+    const refused = await call(proxy.url, 'POST', `/iam/v1/groups/${A}`, { token: TOKENS.bob, body: { name: 'x' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: 7, message: expect.any(String), details: [] });
+  });
+});

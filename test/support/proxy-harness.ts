@@ -1,0 +1,27 @@
+import { Writable } from 'node:stream';
+import { type RunningProxy, serve } from '../../src/commands/serve.js';
+import { loadSettings } from '../../src/config/load-settings.js';
+import type { Settings } from '../../src/config/settings-schema.js';
+
+/** Settings as the CLI would read them from this environment (loopback, a free port, quiet logs). */
+export function settingsFrom(env: Record<string, string>): Settings {
+  const loaded = loadSettings({ PORT: '0', LOG_LEVEL: 'silent', ...env });
+  if (!loaded.ok) throw new Error(loaded.error);
+  return loaded.settings;
+}
+
+/** Collects the proxy's log lines in memory. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export async function startProxy(env: Record<string, string>, logs?: LogCapture): Promise<RunningProxy> {
+  return serve(settingsFrom(env), logs ? { logStream: logs } : {});
+}

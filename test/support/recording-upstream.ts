@@ -1,0 +1,48 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+export interface RecordingUpstream {
+  url: string;
+  requests: Recorded[];
+  /** what the next requests are answered with */
+  answer: { status: number; body: string | Buffer; headers?: Record<string, string>; delayMs?: number };
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP server that records each request exactly as it arrived and answers as told. */
+export async function startRecordingUpstream(): Promise<RecordingUpstream> {
+  const state: RecordingUpstream = {
+    url: '',
+    requests: [],
+    answer: { status: 200, body: '{}' },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      const { status, body, headers, delayMs } = state.answer;
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(body);
+      }, delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = state.close;
+  state.close = async () => {
+    server.closeAllConnections();
+    await close();
+  };
+  return state;
+}
