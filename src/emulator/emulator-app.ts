@@ -40,7 +40,6 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    routerOptions: { ignoreDuplicateSlashes: false },
   });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -3,21 +3,18 @@ import type { RunningProxy } from '../../src/commands/serve.js';
 import { buildProxyApp } from '../../src/server/build-proxy-app.js';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
-import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
-import { LogCapture, settingsFrom, startProxy } from '../support/proxy-harness.js';
+import { call } from '../support/emulator-harness.js';
+import { LogCapture, type ProxyOnEmulator, settingsFrom, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { startRecordingUpstream } from '../support/recording-upstream.js';
 
 describe('health and readiness', () => {
-  let h: EmulatorHarness;
   let proxy: RunningProxy;
+  let env: ProxyOnEmulator;
   beforeAll(async () => {
-    h = await startHarness();
-    proxy = await startProxy({ V1_BASE_URL: h.url });
+    env = await startProxyOnEmulator();
+    proxy = env.proxy;
   });
-  afterAll(async () => {
-    await proxy.close();
-    await h.close();
-  });
+  afterAll(() => env.close());
 
   it('/healthz answers 200 once the proxy serves; /readyz 200 while v1 answers', async () => {
     expect(await call(proxy.url, 'GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
@@ -43,23 +40,23 @@ describe('health and readiness', () => {
 
 describe('logs', () => {
   it('are pino JSON lines with a request id, and never carry the Authorization header', async () => {
-    const h = await startHarness();
     const logs = new LogCapture();
-    const proxy = await startProxy({ V1_BASE_URL: h.url, LOG_LEVEL: 'trace' }, logs);
+    const env = await startProxyOnEmulator({ LOG_LEVEL: 'trace' }, logs);
+    const { proxy } = env;
     try {
       const res = await fetch(`${proxy.url}/iam/v1/groups`, { headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-request-id': 'req-123' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBe('req-123');
       const odd = await fetch(`${proxy.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces {}' } });
       expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      await proxy.close();
+      await env.close();
       expect(logs.lines.length).toBeGreaterThan(0);
       const entries = logs.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(entries.some((e) => e.reqId === 'req-123')).toBe(true);
       expect(logs.text).not.toContain(DEV_TOKEN);
       expect(logs.text.toLowerCase()).not.toMatch(/"authorization":"bearer/);
     } finally {
-      await h.close();
+      await env.close();
     }
   });
 });

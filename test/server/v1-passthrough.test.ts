@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
 import { A, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
-import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { call, type EmulatorHarness } from '../support/emulator-harness.js';
+import { type ProxyOnEmulator, startProxy, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream.js';
 
 describe('v1 passthrough to a recording upstream (real sockets)', () => {
@@ -99,16 +99,14 @@ describe('v1 passthrough failures', () => {
 });
 
 describe('v1 passthrough to the emulator', () => {
+  let env: ProxyOnEmulator;
   let h: EmulatorHarness;
   let proxy: RunningProxy;
   beforeAll(async () => {
-    h = await startHarness();
-    proxy = await startProxy({ V1_BASE_URL: h.url });
+    env = await startProxyOnEmulator();
+    ({ h, proxy } = env);
   });
-  afterAll(async () => {
-    await proxy.close();
-    await h.close();
-  });
+  afterAll(() => env.close());
 
   it('the same answers through the proxy as straight from v1, writes included', async () => {
     for (const token of [DEV_TOKEN, TOKENS.alice, TOKENS.bob, 'wrong']) {

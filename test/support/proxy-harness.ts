@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { type RunningProxy, serve } from '../../src/commands/serve.js';
 import { loadSettings } from '../../src/config/load-settings.js';
 import type { Settings } from '../../src/config/settings-schema.js';
+import { type EmulatorHarness, startHarness } from './emulator-harness.js';
 
 /** Settings as the CLI would read them from this environment (loopback, a free port, quiet logs). */
 export function settingsFrom(env: Record<string, string>): Settings {
@@ -24,4 +25,24 @@ export class LogCapture extends Writable {
 
 export async function startProxy(env: Record<string, string>, logs?: LogCapture): Promise<RunningProxy> {
   return serve(settingsFrom(env), logs ? { logStream: logs } : {});
+}
+
+export interface ProxyOnEmulator {
+  h: EmulatorHarness;
+  proxy: RunningProxy;
+  close(): Promise<void>;
+}
+
+/** The two-tenant emulator on loopback with a proxy in front of it. */
+export async function startProxyOnEmulator(env: Record<string, string> = {}, logs?: LogCapture): Promise<ProxyOnEmulator> {
+  const h = await startHarness();
+  const proxy = await startProxy({ V1_BASE_URL: h.url, ...env }, logs);
+  return {
+    h,
+    proxy,
+    async close() {
+      await proxy.close();
+      await h.close();
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { Body, requireName } from '../body.js';
 import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../collection.js';
 import { BUILT_IN_ROLES } from '../capabilities.js';
-import { failedPrecondition, invalid, unauthenticated } from '../grpc-status.js';
+import { failedPrecondition, invalid } from '../grpc-status.js';
 import type { GroupRecord } from '../store.js';
 import { isAncestor, isUidp, newChildUid, newRootUid, parentOf } from '../uidp.js';
 
@@ -48,12 +48,8 @@ export const groups: CollectionDef<GroupRecord> = {
   renderList: render,
   renderWrite: render,
   authorizeCreate(g, ctx) {
-    // Anyone signed in may open a new organization; sub-groups need groups.create above them.
-    if (parentOf(g.id) === '/') {
-      if (ctx.access.caller.kind === 'superuser' || ctx.access.identityUid) return;
-      throw unauthenticated();
-    }
-    ctx.access.require('groups.create', g.id);
+    // Any authenticated caller may open a new organization; sub-groups need groups.create above them.
+    if (parentOf(g.id) !== '/') ctx.access.require('groups.create', g.id);
   },
   afterCreate(g, ctx) {
     const owner = BUILT_IN_ROLES.find((r) => r.name === 'owner');
