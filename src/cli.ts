@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.name === 'SeedError') fail(`SIM_SEED: ${e.message}`);
+    if (e.name === 'MappingError') fail(e.message);
     if (e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') fail(`cannot listen: ${e.message}`);
     throw err;
   }

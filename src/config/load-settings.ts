@@ -56,6 +56,7 @@ function toSettings(p: ParsedSettings): Settings {
     v1IssuerUrl: p.V1_ISSUER_URL,
     v1Audience: p.V1_AUDIENCE,
     v1TimeoutMs: p.V1_TIMEOUT_MS,
+    v1MaxResponseBytes: p.V1_MAX_RESPONSE_BYTES,
     bodyLimit: p.BODY_LIMIT,
     logLevel: p.LOG_LEVEL,
     sim: {

@@ -30,6 +30,9 @@ export const SettingsSchema = z.object({
   V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
   V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one v1 call, in milliseconds'),
   BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(1024 * 1024).describe('largest request body accepted, in bytes'),
+  V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
+    .default(256 * 1024 * 1024)
+    .describe('largest v1 answer the proxy reads, in bytes'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -69,6 +72,7 @@ export interface Settings {
   v1IssuerUrl: string | undefined;
   v1Audience: string | undefined;
   v1TimeoutMs: number;
+  v1MaxResponseBytes: number;
   bodyLimit: number;
   logLevel: ParsedSettings['LOG_LEVEL'];
   sim: {

@@ -1,6 +1,6 @@
 import { denied } from './grpc-status.js';
 import type { Store } from './store.js';
-import { isSelfOrAncestor, parentOf } from './uidp.js';
+import { isSelfOrAncestor, parentOf } from '../uidp/uidp.js';
 
 /** Who is calling: the dev superuser, or an identity (from a static token or an STS-minted JWT). */
 export type Caller = { kind: 'superuser' } | { kind: 'identity'; uid: string };

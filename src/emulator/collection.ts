@@ -2,7 +2,7 @@ import type { Access } from './access.js';
 import { invalid, notFound } from './grpc-status.js';
 import type { Query } from './query.js';
 import type { CollectionName, Json, Store } from './store.js';
-import { isAncestor, isSelfOrAncestor, parentOf } from './uidp.js';
+import { isAncestor, isSelfOrAncestor, parentOf } from '../uidp/uidp.js';
 
 export interface Ctx {
   store: Store;

@@ -8,7 +8,7 @@ import { V1Error } from './grpc-status.js';
 import { Query } from './query.js';
 import { type Store, emptyStore } from './store.js';
 import { parseTimestamp } from './timestamp.js';
-import { isUidp, parentOf } from './uidp.js';
+import { isUidp, parentOf } from '../uidp/uidp.js';
 
 const v1Record = z.record(z.string(), z.unknown());
 

@@ -3,6 +3,10 @@ import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import type { CompiledResource } from '../mapping/compiled-resource.js';
+import { loadMappings } from '../mapping/load-mappings.js';
+import { RouteTable } from '../mapping/route-table.js';
+import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -10,14 +14,18 @@ import { loggerOptions } from './logger-options.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { sendError } from './send-error.js';
 import { toApiError } from './to-api-error.js';
+import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
+import { registerV2Routes } from './v2-routes.js';
 
 export interface ProxyAppOptions {
   /** where log lines go (tests); default stdout */
   logStream?: DestinationStream;
+  /** compiled mappings (default: read from mappings/ once, here) */
+  resources?: readonly CompiledResource[];
 }
 
-/** Assembles the proxy: health, v1 passthrough, and one error shape for everything that fails. */
+/** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
 export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(settings.logLevel, opts.logStream),
@@ -27,9 +35,15 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
+  const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
+  const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes };
+  const v1Client = new V1Client(v1, limits);
+  const issuer = new V1Client(v1Origin(settings.v1IssuerUrl), limits);
   const probe = new V1Probe(v1, settings.v1TimeoutMs);
-  app.addHook('onClose', () => probe.close());
+  app.addHook('onClose', async () => {
+    await Promise.all([probe.close(), v1Client.close(), issuer.close()]);
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header(REQUEST_ID_HEADER, req.id);
   });
@@ -44,6 +58,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   );
 
   registerHealthRoutes(app, probe);
+  registerFormParser(app);
+  registerStsRoutes(app, issuer, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
+  registerV2Routes(app, new RouteTable(resources), v1Client);
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;
 }

@@ -17,6 +17,7 @@ describe('settings', () => {
         v1IssuerUrl: undefined,
         v1Audience: undefined,
         v1TimeoutMs: 10_000,
+        v1MaxResponseBytes: 268_435_456,
         bodyLimit: 1_048_576,
         logLevel: 'info',
         sim: { host: '127.0.0.1', port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },

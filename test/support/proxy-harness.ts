@@ -34,8 +34,12 @@ export interface ProxyOnEmulator {
 }
 
 /** The two-tenant emulator on loopback with a proxy in front of it. */
-export async function startProxyOnEmulator(env: Record<string, string> = {}, logs?: LogCapture): Promise<ProxyOnEmulator> {
-  const h = await startHarness();
+export async function startProxyOnEmulator(
+  env: Record<string, string> = {},
+  logs?: LogCapture,
+  harness: Parameters<typeof startHarness>[0] = {},
+): Promise<ProxyOnEmulator> {
+  const h = await startHarness(harness);
   const proxy = await startProxy({ V1_BASE_URL: h.url, ...env }, logs);
   return {
     h,

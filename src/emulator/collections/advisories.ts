@@ -4,7 +4,7 @@ import { invalid } from '../grpc-status.js';
 import type { Query } from '../query.js';
 import type { AdvisoryRecord, Json } from '../store.js';
 import { formatTimestamp } from '../timestamp.js';
-import { isUidp, newChildUid, parentOf } from '../uidp.js';
+import { isUidp, newChildUid, parentOf } from '../../uidp/uidp.js';
 
 const REVIEW_STATUSES = { UNKNOWN: 0, PENDING: 1, APPROVED: 2, REQUEST_CHANGES: 3, REJECTED: 4 };
 

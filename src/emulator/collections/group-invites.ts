@@ -4,7 +4,7 @@ import { type CollectionDef, type Ctx, matchesExact, requireGroup, requireRoleUs
 import { invalid } from '../grpc-status.js';
 import type { GroupInviteRecord } from '../store.js';
 import { formatTimestamp, parseDurationMs } from '../timestamp.js';
-import { newChildUid, parentOf } from '../uidp.js';
+import { newChildUid, parentOf } from '../../uidp/uidp.js';
 import { roles } from './roles.js';
 
 function roleObject(roleUid: string, ctx: Ctx) {

@@ -3,7 +3,7 @@ import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../
 import { BUILT_IN_ROLES } from '../capabilities.js';
 import { failedPrecondition, invalid } from '../grpc-status.js';
 import type { GroupRecord } from '../store.js';
-import { isAncestor, isUidp, newChildUid, newRootUid, parentOf } from '../uidp.js';
+import { isAncestor, isUidp, newChildUid, newRootUid, parentOf } from '../../uidp/uidp.js';
 
 export const ORG_KINDS = {
   ORG_KIND_UNSPECIFIED: 0,

@@ -3,7 +3,7 @@ import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../
 import { invalid } from '../grpc-status.js';
 import type { IdentityRecord, Json } from '../store.js';
 import { formatTimestamp, parseTimestamp } from '../timestamp.js';
-import { newChildUid, parentOf } from '../uidp.js';
+import { newChildUid, parentOf } from '../../uidp/uidp.js';
 
 export const SERVICE_PRINCIPALS = [
   'UNKNOWN',

@@ -2,7 +2,7 @@ import { Body, requireName } from '../body.js';
 import { type CollectionDef, type Ctx, matchesExact, matchesUidp, requireGroup, requireRoleUsableIn } from '../collection.js';
 import { invalid } from '../grpc-status.js';
 import type { IdentityProviderRecord, Json } from '../store.js';
-import { newChildUid } from '../uidp.js';
+import { newChildUid } from '../../uidp/uidp.js';
 
 const CORRELATION_RULES = {
   CORRELATION_RULE_UNSPECIFIED: 0,

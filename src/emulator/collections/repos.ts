@@ -3,7 +3,7 @@ import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../
 import { alreadyExists, invalid } from '../grpc-status.js';
 import type { Json, RepoRecord } from '../store.js';
 import { formatTimestamp } from '../timestamp.js';
-import { isUidp, newChildUid, parentOf } from '../uidp.js';
+import { isUidp, newChildUid, parentOf } from '../../uidp/uidp.js';
 
 export const CATALOG_TIERS = { UNKNOWN: 0, APPLICATION: 4, BASE: 5, FIPS: 6, AI: 7, DEVTOOLS: 8, COMMERCIAL: 9 };
 

@@ -3,7 +3,7 @@ import { type CollectionDef, type Ctx, matchesExact, matchesUidp, requireGroup, 
 import { invalid } from '../grpc-status.js';
 import type { RoleBindingRecord } from '../store.js';
 import { formatTimestamp } from '../timestamp.js';
-import { newChildUid, parentOf } from '../uidp.js';
+import { newChildUid, parentOf } from '../../uidp/uidp.js';
 import { BUILT_IN_ROLES } from '../capabilities.js';
 import { groups } from './groups.js';
 import { roles } from './roles.js';

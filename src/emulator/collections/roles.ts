@@ -3,7 +3,7 @@ import { isCapability } from '../capabilities.js';
 import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../collection.js';
 import { denied, failedPrecondition, invalid } from '../grpc-status.js';
 import type { RoleRecord } from '../store.js';
-import { newChildUid, parentOf } from '../uidp.js';
+import { newChildUid, parentOf } from '../../uidp/uidp.js';
 
 function fields(body: Body) {
   const capabilities = body.strings('capabilities');

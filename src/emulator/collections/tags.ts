@@ -4,7 +4,7 @@ import { invalid } from '../grpc-status.js';
 import type { Query } from '../query.js';
 import type { TagRecord } from '../store.js';
 import { formatTimestamp, parseTimestamp } from '../timestamp.js';
-import { newChildUid } from '../uidp.js';
+import { newChildUid } from '../../uidp/uidp.js';
 
 const TAG_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$/;
 const REFERRER = /^sha256-/;

@@ -1,0 +1,46 @@
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import { isObject } from '../translate/json-path.js';
+import type { QueryValues, V1Client } from '../upstream/v1-client.js';
+import { v1ErrorToApiError } from '../upstream/v1-error.js';
+
+export interface ExchangeSettings {
+  publicUrl: string;
+  v1Audience: string;
+}
+
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+/** Audiences naming the proxy become the v1 audience; any other audience is left as it is. */
+export function rewriteAudiences(params: QueryValues, settings: ExchangeSettings): QueryValues {
+  const out: QueryValues = { ...params };
+  const aud = params.aud;
+  if (aud === undefined) return out;
+  const rewrite = (a: string) => (trimSlash(a) === trimSlash(settings.publicUrl) ? settings.v1Audience : a);
+  out.aud = typeof aud === 'string' ? rewrite(aud) : aud.map(rewrite);
+  return out;
+}
+
+/**
+ * `GET|POST /sts/exchange` on the proxy: forwarded to the v1 issuer with the caller's Authorization
+ * and `aud` rewritten; the answer comes back as v1 gives it, errors as AIP-193.
+ */
+export async function exchangeToken(
+  issuer: V1Client,
+  req: { method: 'GET' | 'POST'; params: QueryValues; authorization: string | undefined; requestId: string },
+  settings: ExchangeSettings,
+): Promise<unknown> {
+  const params = rewriteAudiences(req.params, settings);
+  const answer = await issuer.call({
+    method: req.method,
+    path: '/sts/exchange',
+    ...(req.method === 'GET' ? { query: params } : { form: params }),
+    authorization: req.authorization,
+    requestId: req.requestId,
+  });
+  if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
+  if (!isObject(answer.body) || typeof answer.body.token !== 'string') {
+    throw new ApiError(GrpcCode.UNAVAILABLE, 'the token issuer sent an answer without a token');
+  }
+  return answer.body;
+}

@@ -1,0 +1,34 @@
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import { type Json, isObject } from '../translate/json-path.js';
+import { toV1 } from '../translate/v2-to-v1.js';
+import { toV2 } from '../translate/v1-to-v2.js';
+import { normalizeKeys, validateInput } from '../translate/validate-input.js';
+import type { OperationContext } from './operation-context.js';
+import { callV1, findV1 } from './v1-records.js';
+
+/**
+ * `POST …/{parent}`: the body is validated before anything reaches v1, translated, created under the
+ * parent, and the answer translated back (read back first where v1's create answer is thinner).
+ */
+export async function createResource(ctx: OperationContext, parent: string, rawBody: unknown): Promise<Json> {
+  const { mapping, rules, capabilities } = ctx.resource;
+  const body = normalizeKeys(isObject(rawBody) ? rawBody : {});
+  const violations = validateInput(body, ctx.resource);
+  if (violations.length > 0) throw ApiError.invalidArgument(violations);
+  const v1Body = toV1(body, rules, capabilities, 'drop');
+  const created = await callV1(ctx, {
+    method: 'POST',
+    path: `${mapping.v1.path}/${parent}`,
+    json: v1Body,
+  });
+  if (!isObject(created) || typeof created[mapping.v1.key] !== 'string') {
+    throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} create answer`);
+  }
+  let record: Json = created;
+  if (mapping.v1.createReadback !== 'none') {
+    const readback = await findV1(ctx, created[mapping.v1.key] as string);
+    if (readback) record = mapping.v1.createReadback === 'merge' ? { ...readback, ...created } : readback;
+  }
+  return toV2(record, rules, capabilities);
+}

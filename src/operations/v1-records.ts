@@ -1,0 +1,41 @@
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import { type Json, isObject } from '../translate/json-path.js';
+import type { QueryValues, V1Request } from '../upstream/v1-client.js';
+import { v1ErrorToApiError } from '../upstream/v1-error.js';
+import type { OperationContext } from './operation-context.js';
+
+/** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
+export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<unknown> {
+  const answer = await ctx.v1.call({ ...req, authorization: ctx.authorization, requestId: ctx.requestId });
+  if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
+  return answer.body;
+}
+
+/** The items of a v1 list answer, checked: an array of objects each holding a string key. */
+export function itemsOf(ctx: OperationContext, body: unknown): Json[] {
+  const key = ctx.resource.mapping.v1.key;
+  const items = isObject(body) ? body.items : undefined;
+  if (items === undefined && isObject(body)) return [];
+  if (!Array.isArray(items) || !items.every((i) => isObject(i) && typeof i[key] === 'string')) {
+    throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${ctx.resource.mapping.resource} list`);
+  }
+  return items as Json[];
+}
+
+/** Every v1 record matching `query` (v1 lists do not page; advisories are asked for all at once). */
+export async function listV1(ctx: OperationContext, query: QueryValues, path = ctx.resource.mapping.v1.path): Promise<Json[]> {
+  return itemsOf(ctx, await callV1(ctx, { method: 'GET', path, query }));
+}
+
+/** Get by uid is a v1 List filtered by uid; v1's filtering is not trusted, the key is checked. */
+export async function findV1(ctx: OperationContext, uid: string): Promise<Json | undefined> {
+  const { key, getBy } = ctx.resource.mapping.v1;
+  const items = await listV1(ctx, { [getBy]: uid });
+  return items.find((item) => item[key] === uid);
+}
+
+export function notFound(ctx: OperationContext, uid: string): ApiError {
+  const { resource } = ctx.resource.mapping;
+  return new ApiError(GrpcCode.NOT_FOUND, `${resource}/${uid}`, { metadata: { resource, uid } });
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
+import type { QueryValues, V1Client } from '../upstream/v1-client.js';
+
+/** Parses `application/x-www-form-urlencoded` into repeated-key values (the STS's POST form). */
+export function registerFormParser(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const params: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+    for (const [k, v] of new URLSearchParams(body as string)) (params[k] ??= []).push(v);
+    done(null, params);
+  });
+}
+
+/** The proxy's own token exchange endpoint. */
+export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, settings: () => ExchangeSettings): void {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/sts/exchange',
+    handler: async (req) => {
+      const params = (req.method === 'GET' ? req.query : (req.body ?? {})) as QueryValues;
+      return exchangeToken(
+        issuer,
+        { method: req.method as 'GET' | 'POST', params: { ...params }, authorization: req.headers.authorization, requestId: req.id },
+        settings(),
+      );
+    },
+  });
+}

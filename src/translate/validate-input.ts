@@ -1,0 +1,68 @@
+import type { FieldViolation } from '../errors/api-error.js';
+import type { CompiledResource } from '../mapping/compiled-resource.js';
+import type { FieldRule } from '../mapping/mapping-schema.js';
+import { enumToV1 } from './convert-enum.js';
+import { type Json, camelCase, isObject } from './json-path.js';
+import { isTimestamp } from './timestamp.js';
+
+// The SDK's validation rules (api-reference §14.3); their text is what the spec's errors quote.
+const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: RegExp; text: string }> = {
+  name: { pattern: /^[a-z0-9 ._-]{1,}$/, text: 'must match "^[a-z0-9 ._-]{1,}$"' },
+  description: { pattern: /^[\S ]{0,512}$/, text: 'must match "^[\\S ]{0,512}$"' },
+  uid: { pattern: /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/, text: 'must be a uid (40 hex characters, then /16 hex per level)' },
+};
+
+const TYPES: Record<NonNullable<FieldRule['type']>, [(v: unknown) => boolean, string]> = {
+  string: [(v) => typeof v === 'string', 'must be a string'],
+  bool: [(v) => typeof v === 'boolean', 'must be true or false'],
+  int: [(v) => Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v)), 'must be an integer'],
+  object: [isObject, 'must be an object'],
+  map: [isObject, 'must be an object'],
+  list: [Array.isArray, 'must be a list'],
+  timestamp: [isTimestamp, 'must be an RFC 3339 timestamp'],
+};
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/**
+ * The violations of a create body (keys already normalized) against the resource's writable fields: required, type, pattern
+ * and enum checks. Returns every violation (the spec wants all failed fields named), never throws.
+ */
+export function validateInput(body: Json, resource: CompiledResource): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  for (const [name, c] of resource.rules.inByV2) {
+    const { rule } = c;
+    const v = body[name];
+    const ruleText = rule.rule ? RULES[rule.rule] : undefined;
+    if (isEmpty(v)) {
+      // A missing name reads as the pattern it fails (the spec's own example); anything else is "required".
+      if (rule.required) violations.push({ field: name, description: rule.rule === 'name' && ruleText ? `${name} ${ruleText.text}` : `${name} is required` });
+      continue;
+    }
+    const type = rule.type ? TYPES[rule.type] : undefined;
+    if (type && !type[0](v)) {
+      violations.push({ field: name, description: `${name} ${type[1]}` });
+      continue;
+    }
+    if (ruleText && typeof v === 'string' && !ruleText.pattern.test(v)) {
+      violations.push({ field: name, description: `${name} ${ruleText.text}` });
+      continue;
+    }
+    if (rule.enum) {
+      const values = Array.isArray(v) ? v : [v];
+      const bad = values.find((x) => enumToV1(x, rule.enum ?? {}, resource.capabilities) === undefined);
+      if (bad !== undefined) {
+        const what = rule.enum.table === 'capabilities' ? 'capability' : 'value';
+        violations.push({ field: name, description: `unknown ${what} ${JSON.stringify(bad)}` });
+      }
+    }
+  }
+  return violations;
+}
+
+/** Keys of a body, with proto (snake) names read as their json names. */
+export function normalizeKeys(body: Json): Json {
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [camelCase(k), v]));
+}

@@ -1,0 +1,25 @@
+/**
+ * Serializes work per key inside one process: a read-modify-write of a uid waits for the one before
+ * it, so concurrent partial updates of one resource all land. Keys are dropped once idle.
+ */
+export class KeyedLock {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(work, work);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+
+  get size(): number {
+    return this.tails.size;
+  }
+}

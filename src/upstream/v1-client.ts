@@ -1,0 +1,115 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import sjson from 'secure-json-parse';
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import type { V1Origin } from './v1-origin.js';
+
+export type QueryValues = Record<string, string | readonly string[] | undefined>;
+
+export interface V1Request {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** path below the v1 base, e.g. `/iam/v1/groups` */
+  path: string;
+  query?: QueryValues;
+  /** a JSON body, or a form (`application/x-www-form-urlencoded`) */
+  json?: unknown;
+  form?: QueryValues;
+  authorization?: string | undefined;
+  requestId?: string;
+}
+
+export interface V1Answer {
+  status: number;
+  body: unknown;
+}
+
+export function encodeQuery(query: QueryValues | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const one of typeof value === 'string' ? [value] : value) params.append(key, one);
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * The only client the v2 surface uses to reach v1: one undici pool per origin, a deadline per call,
+ * bounded and prototype-safe JSON bodies, and transport failures as stable ApiErrors (14, 4).
+ */
+export class V1Client {
+  private readonly pool: Pool;
+
+  constructor(
+    private readonly v1: V1Origin,
+    private readonly opts: { timeoutMs: number; maxResponseBytes: number },
+  ) {
+    this.pool = new Pool(v1.origin, { connections: 128, keepAliveTimeout: 30_000 });
+  }
+
+  async call(req: V1Request): Promise<V1Answer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (req.authorization) headers.authorization = req.authorization;
+    if (req.requestId) headers['x-request-id'] = req.requestId;
+    let body: string | undefined;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers['content-type'] = 'application/json';
+    } else if (req.form !== undefined) {
+      body = encodeQuery(req.form).slice(1);
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    let status: number;
+    let text: string;
+    try {
+      const res = await this.pool.request({
+        method: req.method,
+        path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
+        headers,
+        body: body ?? null,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+      status = res.statusCode;
+      text = await this.readBounded(res.body);
+    } catch (err) {
+      throw transportError(err);
+    }
+    if (text === '') return { status, body: {} };
+    try {
+      return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+    } catch {
+      throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a body that is not JSON (HTTP ${status})`);
+    }
+  }
+
+  private async readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.opts.maxResponseBytes) {
+        body.destroy();
+        throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent more than ${this.opts.maxResponseBytes} bytes`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+function transportError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { code?: string; name?: string };
+  if (TIMEOUTS.has(e.code ?? '') || e.name === 'TimeoutError' || err instanceof undiciErrors.RequestAbortedError) {
+    return new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the v1 backend did not answer in time');
+  }
+  return new ApiError(GrpcCode.UNAVAILABLE, 'the v1 backend is unreachable');
+}

@@ -1,0 +1,17 @@
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode, isGrpcCode } from '../errors/grpc-codes.js';
+import { isObject } from '../translate/json-path.js';
+
+/**
+ * A v1 error answer as an ApiError: the gateway code is kept and the message carried over (the
+ * renderer prefixes it and builds the details). An answer that is not a gateway status is UNAVAILABLE.
+ */
+export function v1ErrorToApiError(status: number, body: unknown): ApiError {
+  if (isObject(body) && isGrpcCode(body.code) && body.code !== GrpcCode.OK) {
+    const message = typeof body.message === 'string' && body.message !== '' ? body.message : `v1 answered HTTP ${status}`;
+    // v1 validation texts start with the field they are about ("name must match …").
+    const field = body.code === GrpcCode.INVALID_ARGUMENT ? /^([a-z][A-Za-z_]*) (?:must|is) /.exec(message)?.[1] : undefined;
+    return new ApiError(body.code, message, field ? { fieldViolations: [{ field, description: message }] } : {});
+  }
+  return new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend answered HTTP ${status} without a status body`);
+}
