@@ -13,7 +13,10 @@ import { callV1, findV1 } from './v1-records.js';
  */
 export async function createResource(ctx: OperationContext, parent: string, rawBody: unknown): Promise<Json> {
   const { mapping, rules, capabilities } = ctx.resource;
-  const body = normalizeKeys(isObject(rawBody) ? rawBody : {});
+  if (rawBody !== undefined && rawBody !== null && !isObject(rawBody)) {
+    throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
+  }
+  const body = normalizeKeys(rawBody ?? {});
   const violations = validateInput(body, ctx.resource);
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
   const v1Body = toV1(body, rules, capabilities, 'drop');

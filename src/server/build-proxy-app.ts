@@ -12,7 +12,7 @@ import { V1Probe } from '../upstream/v1-probe.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { loggerOptions } from './logger-options.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { sendError } from './send-error.js';
+import { type ErrorReply, sendError } from './send-error.js';
 import { toApiError } from './to-api-error.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
@@ -34,7 +34,14 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     bodyLimit: settings.bodyLimit,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // A URL fastify cannot even decode still answers in the one error shape.
+    // (its reply is typed with unresolved route generics, hence the structural cast)
+    frameworkErrors: (err, _req, reply) => {
+      sendError(reply as unknown as ErrorReply, new ApiError(GrpcCode.INVALID_ARGUMENT, `malformed request: ${err.message}`));
+    },
   });
+  // v2 bodies are JSON (or the STS form); plain text is refused rather than read as an empty body.
+  app.removeContentTypeParser('text/plain');
   const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes };
