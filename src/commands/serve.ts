@@ -56,7 +56,7 @@ export function startBanner(proxy: RunningProxy): string[] {
   lines.push(`v1 emulator listening on ${emu.url}`);
   if (emu.demoOrg) lines.push(`demo organization uid: ${emu.demoOrg}`);
   lines.push(`dev token (superuser on the emulator): ${emu.devToken}`);
-  const query = emu.demoOrg ? `?uidp.descendants_of=${emu.demoOrg}` : '';
-  lines.push(`try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${proxy.url}/iam/v1/groups${query}"`);
+  const path = emu.demoOrg ? `/iam/v2beta1/groups/${emu.demoOrg}` : '/iam/v2beta1/groups';
+  lines.push(`try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${proxy.url}${path}"`);
   return lines;
 }

@@ -6,11 +6,8 @@ import { v1Path } from '../translate/v1-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
-import { KeyedLock } from '../update/keyed-lock.js';
 import type { OperationContext } from './operation-context.js';
 import { callV1, findV1, notFound } from './v1-records.js';
-
-const locks = new KeyedLock();
 
 function deletePath(obj: Json, path: readonly string[]): void {
   const parent = getPath(obj, path.slice(0, -1));
@@ -35,7 +32,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   const violations = validateInput(body, ctx.resource).filter((v) => heads.has(v.field));
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
 
-  return locks.run(`${mapping.resource}/${uid}`, async () => {
+  return ctx.locks.run(`${mapping.resource}/${uid}`, async () => {
     const current = await findV1(ctx, uid);
     if (!current) throw notFound(ctx, uid);
     const record: Json = structuredClone(current);

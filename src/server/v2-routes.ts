@@ -10,6 +10,7 @@ import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
 import type { OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
+import { KeyedLock } from '../update/keyed-lock.js';
 import { isUidp } from '../uidp/uidp.js';
 import type { V1Client } from '../upstream/v1-client.js';
 
@@ -32,11 +33,12 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
 export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client): void {
+  const locks = new KeyedLock();
   const handler = async (req: FastifyRequest) => {
     const route = table.match(req.url);
     if (!route) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
     const { resource } = route;
-    const ctx: OperationContext = { resource, v1, authorization: req.headers.authorization, requestId: req.id };
+    const ctx: OperationContext = { resource, v1, authorization: req.headers.authorization, requestId: req.id, locks };
     if (route.kind === 'verb') {
       if (!resource.mapping.v2.verbs.includes(route.verb)) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
       throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);

@@ -83,11 +83,13 @@ describe('cli', () => {
     expect(emulatorUrl).toBeDefined();
     expect(org).toBeDefined();
     expect(lines).toContain(`dev token (superuser on the emulator): ${DEV_TOKEN}`);
-    expect(lines.join('\n')).toContain(`curl -s -H "Authorization: Bearer ${DEV_TOKEN}" "${proxyUrl}/iam/v1/groups`);
+    expect(lines.join('\n')).toContain(`curl -s -H "Authorization: Bearer ${DEV_TOKEN}" "${proxyUrl}/iam/v2beta1/groups/${org}"`);
     expect((await call(proxyUrl ?? '', 'GET', '/healthz')).status).toBe(200);
     expect((await call(proxyUrl ?? '', 'GET', '/readyz')).status).toBe(200);
     const groups = await call(proxyUrl ?? '', 'GET', `/iam/v1/groups?id=${org}`, { token: DEV_TOKEN });
     expect(groups.body.items[0]).toMatchObject({ id: org, name: 'demo-org' });
+    const v2 = await call(proxyUrl ?? '', 'GET', `/iam/v2beta1/groups/${org}`, { token: DEV_TOKEN });
+    expect(v2.body).toMatchObject({ uid: org, name: 'demo-org' });
     const exited = finish(child);
     child.kill('SIGTERM');
     expect((await exited).code).toBe(0);

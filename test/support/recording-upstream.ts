@@ -8,11 +8,20 @@ export interface Recorded {
   body: Buffer;
 }
 
+export interface Reply {
+  status: number;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
 export interface RecordingUpstream {
   url: string;
   requests: Recorded[];
   /** what the next requests are answered with */
-  answer: { status: number; body: string | Buffer; headers?: Record<string, string>; delayMs?: number };
+  answer: Reply;
+  /** answers chosen per request; wins over `answer` when set */
+  respond?: ((req: Recorded) => Reply) | undefined;
   close(): Promise<void>;
 }
 
@@ -28,8 +37,9 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      const { status, body, headers, delayMs } = state.answer;
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      state.requests.push(recorded);
+      const { status, body, headers, delayMs } = state.respond ? state.respond(recorded) : state.answer;
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json', ...headers });

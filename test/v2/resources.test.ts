@@ -51,6 +51,8 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
     const created = await v2('POST', `/iam/v2beta1/roles/${A}`, { name: 'auditor', capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_ADVISORIES_LIST'] });
     expect(created.body).toEqual({ uid: expect.any(String), name: 'auditor', description: '', capabilities: ['CAP_ADVISORIES_LIST', 'CAP_IAM_GROUPS_LIST'] });
     expect((await v1('GET', `/iam/v1/roles?id=${created.body.uid}`)).body.items[0].capabilities).toEqual(['advisories.list', 'groups.list']);
+    expect((await v2('DELETE', `/iam/v2beta1/roles/${created.body.uid}`)).body).toEqual({});
+    expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).status).toBe(404);
     const bad = await v2('POST', `/iam/v2beta1/roles/${A}`, { name: 'bad', capabilities: ['groups.list'] });
     expect(bad.body).toEqual(aipError(3, 'Invalid argument: capabilities: unknown capability "groups.list"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'capabilities', description: 'unknown capability "groups.list"' }])]));
   });
