@@ -33,6 +33,20 @@ export const SettingsSchema = z.object({
   V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
     .default(256 * 1024 * 1024)
     .describe('largest v1 answer the proxy reads, in bytes'),
+  PAGE_TOKEN_SECRET: text
+    .min(16, { error: 'must be at least 16 characters' })
+    .optional()
+    .describe('secret that seals page tokens (default: random per process, with a warning)'),
+  LIST_CACHE_TTL_MS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must not be negative' })
+    .max(600_000, { error: 'must be at most 600000' })
+    .default(5_000)
+    .describe('how long a caller\'s list snapshot is reused, in milliseconds (0 = no reuse)'),
+  LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
+    .default(256 * 1024 * 1024)
+    .describe('memory bound of all list snapshots together, in bytes'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -74,6 +88,9 @@ export interface Settings {
   v1TimeoutMs: number;
   v1MaxResponseBytes: number;
   bodyLimit: number;
+  pageTokenSecret: string | undefined;
+  listCacheTtlMs: number;
+  listCacheMaxBytes: number;
   logLevel: ParsedSettings['LOG_LEVEL'];
   sim: {
     host: string;

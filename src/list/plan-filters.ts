@@ -13,6 +13,8 @@ export type Predicate = (item: Json) => boolean;
 export interface FilterPlan {
   v1Query: QueryValues;
   predicates: Predicate[];
+  /** the filters in a canonical form, for binding page tokens and keying snapshots */
+  signature: string;
 }
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)]);
@@ -47,7 +49,8 @@ function predicateOf(filter: ListFilter, values: string[]): Predicate {
  */
 export function planFilters(resource: CompiledResource, query: RawQuery): FilterPlan | ApiError {
   const { mapping } = resource;
-  const plan: FilterPlan = { v1Query: {}, predicates: [] };
+  const plan: FilterPlan = { v1Query: {}, predicates: [], signature: '' };
+  const used: [string, string[]][] = [];
   if (paramValues(query, 'name').some((v) => v !== '') && !resource.filters.has('name')) {
     return ApiError.invalidArgument([{ field: 'name', description: `${mapping.resource} have no name to filter on` }]);
   }
@@ -60,6 +63,7 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
         return ApiError.invalidArgument([{ field: filter.param, description: `${filter.param} must be true or false` }]);
       }
       plan.v1Query[filter.v1 ?? filter.param] = included ? 'false' : 'true';
+      used.push([filter.param, [String(included)]]);
       continue;
     }
     if (values.length === 0) continue;
@@ -68,6 +72,7 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
       if (unknown !== undefined) return ApiError.invalidArgument([{ field: filter.param, description: `unknown ${filter.param} ${JSON.stringify(unknown)}` }]);
     }
     const given = filter.repeated ? values : values.slice(-1);
+    used.push([filter.param, filter.repeated ? [...given].sort() : given]);
     if (filter.to === 'proxy') {
       plan.predicates.push(predicateOf(filter, given));
       continue;
@@ -76,5 +81,6 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
     const converted = enumRule ? given.map((v) => enumToV1(v, enumRule, resource.capabilities) ?? v) : given;
     plan.v1Query[filter.v1 ?? filter.param] = filter.repeated ? converted : converted[0];
   }
+  plan.signature = JSON.stringify(used.sort(([a], [b]) => (a < b ? -1 : 1)));
   return plan;
 }

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseOrderBy } from '../list/order-by.js';
 import { compileRules } from './compile-rules.js';
 import type { CapabilityTable, CompiledResource } from './compiled-resource.js';
 import { MappingSchema } from './mapping-schema.js';
@@ -75,6 +76,8 @@ export function loadMappings(dir: string = DEFAULT_MAPPINGS_DIR): CompiledResour
         throw new MappingError(`mapping ${file}: list.sortable: "${key}" is not a field`);
       }
     }
+    const order = parseOrderBy(undefined, mapping.list);
+    if (!order.ok) throw new MappingError(`mapping ${file}: list.defaultOrder: ${order.violation.description}`);
     resources.push({
       mapping,
       file,

@@ -77,6 +77,8 @@ export const MappingSchema = z.strictObject({
     getBy: z.string().min(1).default('id'),
     /** read the record back after a create or update, and take it (`replace`) or lay the v1 answer over it (`merge`) */
     createReadback: z.enum(['none', 'replace', 'merge']).default('none'),
+    /** v1 pages this list itself (`page_token` / `nextPageToken`): the proxy follows every page */
+    paged: z.boolean().default(false),
     /** on a read-modify-write, v1 fields whose read value is an object and whose written value is one of its fields */
     writeBack: z.record(z.string(), z.string()).default({}),
   }),
@@ -86,6 +88,8 @@ export const MappingSchema = z.strictObject({
   list: z.strictObject({
     sortable: z.array(z.string()).min(1),
     defaultOrder: z.string().default('uid asc'),
+    /** other names clients may sort by (account associations: `group` is the uid) */
+    aliases: z.record(z.string(), z.string()).default({}),
     filters: z.array(filterSchema).default([]),
   }),
   deletePreconditions: z

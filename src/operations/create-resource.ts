@@ -4,7 +4,7 @@ import { type Json, isObject } from '../translate/json-path.js';
 import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
-import type { OperationContext } from './operation-context.js';
+import { type OperationContext, afterWrite } from './operation-context.js';
 import { callV1, findV1 } from './v1-records.js';
 
 /**
@@ -33,5 +33,6 @@ export async function createResource(ctx: OperationContext, parent: string, rawB
     const readback = await findV1(ctx, created[mapping.v1.key] as string);
     if (readback) record = mapping.v1.createReadback === 'merge' ? { ...readback, ...created } : readback;
   }
+  afterWrite(ctx);
   return toV2(record, rules, capabilities);
 }

@@ -6,7 +6,7 @@ import { v1Path } from '../translate/v1-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
-import type { OperationContext } from './operation-context.js';
+import { type OperationContext, afterWrite } from './operation-context.js';
 import { callV1, findV1, notFound } from './v1-records.js';
 
 function deletePath(obj: Json, path: readonly string[]): void {
@@ -50,6 +50,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
       const readback = await findV1(ctx, uid);
       if (readback) result = mapping.v1.createReadback === 'merge' ? { ...readback, ...written } : readback;
     }
+    afterWrite(ctx);
     return toV2(result, rules, capabilities);
   });
 }

@@ -1,15 +1,42 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { type Json, isObject } from '../translate/json-path.js';
-import type { QueryValues, V1Request } from '../upstream/v1-client.js';
+import type { QueryValues, V1Answer, V1Request } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
 import type { OperationContext } from './operation-context.js';
 
 /** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
 export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<unknown> {
+  return (await answerOf(ctx, req)).body;
+}
+
+async function answerOf(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<V1Answer> {
   const answer = await ctx.v1.call({ ...req, authorization: ctx.authorization, requestId: ctx.requestId });
   if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
-  return answer.body;
+  return answer;
+}
+
+const MAX_V1_PAGES = 10_000;
+// Asked of a v1 list that pages itself, so a large collection comes in few calls.
+const V1_PAGE_SIZE = '1000';
+
+/**
+ * The whole v1 collection for a list: one call, or for a v1 list that pages itself (advisories) every
+ * page in turn. Also returns the bytes read, to size the snapshot.
+ */
+export async function fetchV1Collection(ctx: OperationContext, query: QueryValues): Promise<{ items: Json[]; bytes: number }> {
+  const { path, paged } = ctx.resource.mapping.v1;
+  const items: Json[] = [];
+  let bytes = 0;
+  let token = '';
+  for (let page = 0; page < MAX_V1_PAGES; page += 1) {
+    const answer = await answerOf(ctx, { method: 'GET', path, query: paged ? { ...query, page_size: V1_PAGE_SIZE, page_token: token || undefined } : query });
+    items.push(...itemsOf(ctx, answer.body));
+    bytes += answer.bytes;
+    token = paged && isObject(answer.body) && typeof answer.body.nextPageToken === 'string' ? answer.body.nextPageToken : '';
+    if (token === '') return { items, bytes };
+  }
+  throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend kept paging ${ctx.resource.mapping.resource} past ${MAX_V1_PAGES} pages`);
 }
 
 /** The items of a v1 list answer, checked: an array of objects each holding a string key. */

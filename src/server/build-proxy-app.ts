@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { PageTokenCodec } from '../list/page-token.js';
+import { SnapshotCache } from '../list/snapshot-cache.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
@@ -23,6 +26,8 @@ export interface ProxyAppOptions {
   logStream?: DestinationStream;
   /** compiled mappings (default: read from mappings/ once, here) */
   resources?: readonly CompiledResource[];
+  /** the clock of page tokens (tests) */
+  now?: () => number;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
@@ -67,7 +72,15 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   registerHealthRoutes(app, probe);
   registerFormParser(app);
   registerStsRoutes(app, issuer, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
-  registerV2Routes(app, new RouteTable(resources), v1Client);
+  if (!settings.pageTokenSecret) {
+    app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
+  }
+  const lists = {
+    cache: new SnapshotCache({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
+    tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
+    now: opts.now ?? Date.now,
+  };
+  registerV2Routes(app, new RouteTable(resources), v1Client, lists);
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { listResource } from '../list/list-resource.js';
@@ -32,13 +33,14 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 }
 
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
-export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client): void {
+export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, lists: OperationContext['lists']): void {
   const locks = new KeyedLock();
   const handler = async (req: FastifyRequest) => {
     const route = table.match(req.url);
     if (!route) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
     const { resource } = route;
-    const ctx: OperationContext = { resource, v1, authorization: req.headers.authorization, requestId: req.id, locks };
+    const authorization = req.headers.authorization;
+    const ctx: OperationContext = { resource, v1, authorization, requestId: req.id, locks, lists, caller: callerFingerprint(authorization) };
     if (route.kind === 'verb') {
       if (!resource.mapping.v2.verbs.includes(route.verb)) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
       throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);

@@ -21,6 +21,8 @@ export interface V1Request {
 export interface V1Answer {
   status: number;
   body: unknown;
+  /** size of the answer body, in bytes */
+  bytes: number;
 }
 
 export function encodeQuery(query: QueryValues | undefined): string {
@@ -78,9 +80,9 @@ export class V1Client {
     } catch (err) {
       throw transportError(err);
     }
-    if (text === '') return { status, body: {} };
+    if (text === '') return { status, body: {}, bytes: 0 };
     try {
-      return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+      return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), bytes: Buffer.byteLength(text) };
     } catch {
       throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a body that is not JSON (HTTP ${status})`);
     }

@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+export const TOKEN_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** What a page token remembers: what it is bound to, and where the next page starts (a keyset). */
+export interface PagePosition {
+  /** resource, filters, order_by and caller, hashed together */
+  binding: string;
+  /** sort-key values of the last item served, then its uid */
+  after: unknown[];
+  issuedAt: number;
+}
+
+export type OpenResult =
+  | { ok: true; position: PagePosition }
+  | { ok: false; reason: 'malformed' | 'foreign' }
+  | { ok: true; expired: true };
+
+const VERSION = 1;
+
+/**
+ * Seals page positions with AES-256-GCM under a key derived from PAGE_TOKEN_SECRET, so tokens are
+ * opaque, URL-safe, and cannot be forged or altered; opening never throws.
+ */
+export class PageTokenCodec {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(`v2proxy page tokens\0${secret}`).digest();
+  }
+
+  static bindingOf(parts: readonly string[]): string {
+    return createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
+  }
+
+  seal(position: PagePosition): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const plain = Buffer.from(JSON.stringify({ v: VERSION, b: position.binding, a: position.after, t: position.issuedAt }));
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+  }
+
+  /** Opens a token for `binding`: expired ones say so (the caller restarts), others are malformed or foreign. */
+  open(token: string, binding: string, now: number): OpenResult {
+    if (!/^[\w-]{40,8192}$/.test(token)) return { ok: false, reason: 'malformed' };
+    const raw = Buffer.from(token, 'base64url');
+    let parsed: { v?: unknown; b?: unknown; a?: unknown; t?: unknown };
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      parsed = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (parsed.v !== VERSION || typeof parsed.b !== 'string' || !Array.isArray(parsed.a) || typeof parsed.t !== 'number') {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (parsed.b !== binding) return { ok: false, reason: 'foreign' };
+    if (now - parsed.t > TOKEN_LIFETIME_MS) return { ok: true, expired: true };
+    return { ok: true, position: { binding: parsed.b, after: parsed.a, issuedAt: parsed.t } };
+  }
+}

@@ -1,0 +1,54 @@
+import { LRUCache } from 'lru-cache';
+import type { SortedItems } from './sorted-items.js';
+
+export interface Snapshot extends SortedItems {
+  /** approximate memory held, from the size of the v1 answer it came from */
+  bytes: number;
+}
+
+/**
+ * Per-caller snapshots of fetched, translated, filtered and sorted collections: bounded by total
+ * bytes, kept for a short TTL, and one v1 fetch shared by identical concurrent requests. Keys always
+ * start with the caller's fingerprint, so an entry never serves another caller.
+ */
+export class SnapshotCache {
+  private readonly lru: LRUCache<string, Snapshot> | undefined;
+  private readonly inFlight = new Map<string, Promise<Snapshot>>();
+
+  constructor(opts: { ttlMs: number; maxBytes: number }) {
+    this.lru =
+      opts.ttlMs > 0
+        ? new LRUCache<string, Snapshot>({ maxSize: opts.maxBytes, sizeCalculation: (s) => Math.max(1, s.bytes), ttl: opts.ttlMs })
+        : undefined;
+  }
+
+  async get(key: string, load: () => Promise<Snapshot>): Promise<Snapshot> {
+    const cached = this.lru?.get(key);
+    if (cached) return cached;
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const loading = load().then(
+      (snapshot) => {
+        this.inFlight.delete(key);
+        if (snapshot.bytes <= (this.lru?.maxSize ?? 0)) this.lru?.set(key, snapshot);
+        return snapshot;
+      },
+      (err: unknown) => {
+        this.inFlight.delete(key);
+        throw err;
+      },
+    );
+    this.inFlight.set(key, loading);
+    return loading;
+  }
+
+  /** Drops every snapshot whose key starts with `prefix` (a caller's view of one resource after a write). */
+  invalidate(prefix: string): void {
+    if (!this.lru) return;
+    for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+
+  get size(): number {
+    return this.lru?.size ?? 0;
+  }
+}
