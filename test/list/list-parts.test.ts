@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { parseOrderBy } from '../../src/list/order-by.js';
+import { parsePageParams } from '../../src/list/page-params.js';
+import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
+import { SnapshotCache } from '../../src/list/snapshot-cache.js';
+import { seekAfter, sortItems } from '../../src/list/sorted-items.js';
+
+const SORTABLE = { sortable: ['uid', 'name', 'createTime', 'updateTime'], defaultOrder: 'uid asc' };
+
+describe('order_by', () => {
+  it('reads AIP-132 lists with snake or camel names and always ends with uid', () => {
+    const r = parseOrderBy('name desc, created_at', SORTABLE);
+    expect(r).toEqual({ ok: true, keys: [{ field: ['name'], desc: true }, { field: ['createTime'], desc: false }, { field: ['uid'], desc: false }], canonical: 'name desc,createTime asc,uid asc' });
+    expect(parseOrderBy('createTime DESC', SORTABLE)).toMatchObject({ canonical: 'createTime desc,uid desc' });
+    expect(parseOrderBy(undefined, { ...SORTABLE, defaultOrder: 'created_at desc' })).toMatchObject({ canonical: 'createTime desc,uid desc' });
+    expect(parseOrderBy('uid desc', SORTABLE)).toMatchObject({ canonical: 'uid desc' });
+    expect(parseOrderBy('group', { sortable: ['uid'], defaultOrder: 'uid', aliases: { group: 'uid' } })).toMatchObject({ canonical: 'uid asc' });
+  });
+  it('names order_by for unknown fields and bad syntax', () => {
+    expect(parseOrderBy('colour', SORTABLE)).toEqual({ ok: false, violation: { field: 'order_by', description: 'cannot sort by "colour"; sortable fields: uid, name, createTime, updateTime' } });
+    expect(parseOrderBy('name sideways', SORTABLE)).toMatchObject({ ok: false, violation: { field: 'order_by' } });
+    expect(parseOrderBy('name desc extra', SORTABLE)).toMatchObject({ ok: false });
+    expect(parseOrderBy('name,,uid', SORTABLE)).toMatchObject({ ok: false });
+  });
+});
+
+describe('page parameters', () => {
+  const parse = (q: Record<string, string>) => parsePageParams(q);
+  it('defaults, clamps and accepts both spellings', () => {
+    expect(parse({})).toMatchObject({ ok: true, params: { pageSize: 50, skip: 0, pageToken: '' } });
+    expect(parse({ page_size: '0' })).toMatchObject({ params: { pageSize: 50 } });
+    expect(parse({ pageSize: '500' })).toMatchObject({ params: { pageSize: 200 } });
+    expect(parse({ page_size: '7', skip: '3', orderBy: 'name' })).toMatchObject({ params: { pageSize: 7, skip: 3, orderBy: 'name' } });
+  });
+  it('names each bad parameter', () => {
+    expect(parse({ page_size: '-1', skip: '-2' })).toEqual({
+      ok: false,
+      violations: [
+        { field: 'page_size', description: 'page_size must not be negative' },
+        { field: 'skip', description: 'skip must not be negative' },
+      ],
+    });
+    expect(parse({ page_size: '1e3' })).toMatchObject({ ok: false, violations: [{ field: 'page_size' }] });
+  });
+});
+
+describe('page tokens', () => {
+  const codec = new PageTokenCodec('a-secret-of-sixteen+');
+  const position = { binding: 'bind', after: ['n', 'uid-1'], issuedAt: 1_000_000 };
+
+  it('are opaque, URL-safe and open only for their binding', () => {
+    const token = codec.seal(position);
+    expect(token).toMatch(/^[\w-]+$/);
+    expect(token).not.toContain('uid-1');
+    expect(codec.open(token, 'bind', 1_000_001)).toEqual({ ok: true, position });
+    expect(codec.open(token, 'other', 1_000_001)).toEqual({ ok: false, reason: 'foreign' });
+  });
+  it('refuse tampering and other keys; report expiry after three days', () => {
+    const token = codec.seal(position);
+    const flipped = `${token.slice(0, 30)}${token[30] === 'A' ? 'B' : 'A'}${token.slice(31)}`;
+    expect(codec.open(flipped, 'bind', 1_000_001)).toEqual({ ok: false, reason: 'malformed' });
+    expect(new PageTokenCodec('another-secret-123456').open(token, 'bind', 1_000_001)).toEqual({ ok: false, reason: 'malformed' });
+    expect(codec.open('short', 'bind', 0)).toEqual({ ok: false, reason: 'malformed' });
+    expect(codec.open(token, 'bind', 1_000_000 + TOKEN_LIFETIME_MS + 1)).toEqual({ ok: true, expired: true });
+  });
+});
+
+describe('sorting and seeking', () => {
+  const items = [
+    { uid: 'c', name: 'b' },
+    { uid: 'a', name: 'b' },
+    { uid: 'b' },
+    { uid: 'd', name: 'a' },
+  ];
+  it('sorts with absent values first and ties broken by uid, either way', () => {
+    const asc = parseOrderBy('name', SORTABLE);
+    if (!asc.ok) throw new Error('order');
+    expect(sortItems(items, asc.keys).items.map((i) => i.uid)).toEqual(['b', 'd', 'a', 'c']);
+    const desc = parseOrderBy('name desc', SORTABLE);
+    if (!desc.ok) throw new Error('order');
+    const sorted = sortItems(items, desc.keys);
+    expect(sorted.items.map((i) => i.uid)).toEqual(['c', 'a', 'd', 'b']);
+    // seeking after a key that no longer exists lands on the next one in order
+    expect(seekAfter(sorted.keys, ['b', 'b'], desc.keys)).toBe(1);
+    expect(seekAfter(sorted.keys, ['b', 'a'], desc.keys)).toBe(2);
+    expect(seekAfter(sorted.keys, ['z', 'z'], desc.keys)).toBe(0);
+    expect(seekAfter(sorted.keys, [null, 'b'], desc.keys)).toBe(4);
+  });
+});
+
+describe('snapshot cache', () => {
+  const snapshot = (n: number) => ({ items: [{ n }], keys: [[n]], bytes: 10 });
+  it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
+    const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((r) => setTimeout(r, 10));
+      return snapshot(loads);
+    };
+    const all = await Promise.all(Array.from({ length: 10 }, () => cache.get('alice|groups|q', load)));
+    expect(loads).toBe(1);
+    expect(new Set(all).size).toBe(1);
+    await cache.get('alice|groups|q', load);
+    expect(loads).toBe(1);
+    await cache.get('bob|groups|q', load);
+    expect(loads).toBe(2);
+    cache.invalidate('alice|groups|');
+    await cache.get('alice|groups|q', load);
+    expect(loads).toBe(3);
+  });
+  it('with TTL 0 still coalesces in-flight loads but keeps nothing; a failed load is not kept', async () => {
+    const cache = new SnapshotCache({ ttlMs: 0, maxBytes: 1000 });
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return snapshot(loads);
+    };
+    await Promise.all([cache.get('k', load), cache.get('k', load)]);
+    await cache.get('k', load);
+    expect(loads).toBe(2);
+    await expect(cache.get('x', async () => Promise.reject(new Error('v1 down')))).rejects.toThrow('v1 down');
+    expect((await cache.get('x', load)).items).toEqual([{ n: 3 }]);
+  });
+  it('never keeps more bytes than its bound', async () => {
+    const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 25 });
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => snapshot(1));
+    expect(cache.size).toBe(2);
+    await cache.get('huge', async () => ({ ...snapshot(1), bytes: 1000 }));
+    expect(cache.size).toBe(2);
+  });
+});
