@@ -6,6 +6,8 @@ export interface CompiledRule {
   v1: string[];
   v2: string[];
   children: CompiledRules | undefined;
+  /** a one-segment rename (or none) with no conversion: the hot path of translation */
+  plain: boolean;
 }
 
 /** Rules indexed for both directions: v1 → v2 by the first v1 segment, v2 → v1 by the v2 name. */

@@ -48,7 +48,8 @@ export class V1Client {
     private readonly v1: V1Origin,
     private readonly opts: { timeoutMs: number; maxResponseBytes: number },
   ) {
-    this.pool = new Pool(v1.origin, { connections: 128, keepAliveTimeout: 30_000 });
+    // undici enforces the answer bound itself, so a body can be read in one piece.
+    this.pool = new Pool(v1.origin, { connections: 128, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
   }
 
   async call(req: V1Request): Promise<V1Answer> {
@@ -76,9 +77,9 @@ export class V1Client {
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
       status = res.statusCode;
-      text = await this.readBounded(res.body);
+      text = await res.body.text();
     } catch (err) {
-      throw transportError(err);
+      throw transportError(err, this.opts.maxResponseBytes);
     }
     if (text === '') return { status, body: {}, bytes: 0 };
     try {
@@ -88,28 +89,17 @@ export class V1Client {
     }
   }
 
-  private async readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > this.opts.maxResponseBytes) {
-        body.destroy();
-        throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent more than ${this.opts.maxResponseBytes} bytes`);
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
   close(): Promise<void> {
     return this.pool.close();
   }
 }
 
-function transportError(err: unknown): ApiError {
+function transportError(err: unknown, maxResponseBytes: number): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { code?: string; name?: string };
+  if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    return new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent more than ${maxResponseBytes} bytes`);
+  }
   if (TIMEOUTS.has(e.code ?? '') || e.name === 'TimeoutError' || err instanceof undiciErrors.RequestAbortedError) {
     return new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the v1 backend did not answer in time');
   }
