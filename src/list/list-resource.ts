@@ -9,7 +9,8 @@ import { PageTokenCodec } from './page-token.js';
 import { planFilters } from './plan-filters.js';
 import type { RawQuery } from './query-params.js';
 import type { Snapshot } from './snapshot-cache.js';
-import { type KeyValue, seekAfter, sortItems } from './sorted-items.js';
+import { type KeyValue, seekAfter, sortItems, v2KeyFn } from './sorted-items.js';
+import { v1KeyFn } from './v1-sort-keys.js';
 
 const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
 
@@ -45,17 +46,24 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
 
   const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot> => {
     const fetched = await fetchV1Collection(ctx, plan.v1Query);
-    const items = fetched.items.map((record) => toV2(record, rules, capabilities)).filter((item) => plan.predicates.every((p) => p(item)));
-    return { ...sortItems(items, order.keys), bytes: fetched.bytes * 2 };
+    const translate = (record: Json) => toV2(record, rules, capabilities);
+    const bytes = fetched.bytes * 2;
+    // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they
+    // came and only the items a page serves are translated: far less to allocate and promote.
+    const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
+    if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translate, bytes };
+    const keyOf = v2KeyFn(order.keys);
+    const items = fetched.items.map(translate).filter((item) => plan.predicates.every((p) => p(item)));
+    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (item) => item, bytes };
   });
 
   const { pageSize, skip } = page.params;
-  const start = (after ? seekAfter(snapshot.keys, after, order.keys) : 0) + skip;
-  const items = snapshot.items.slice(start, start + pageSize);
-  const end = start + items.length;
+  const start = (after ? seekAfter(snapshot.items, after, order.keys, snapshot.keyOf) : 0) + skip;
+  const served = snapshot.items.slice(start, start + pageSize);
+  const end = start + served.length;
   const nextPageToken =
-    items.length > 0 && end < snapshot.items.length
-      ? ctx.lists.tokens.seal({ binding, after: snapshot.keys[end - 1] as KeyValue[], issuedAt: now })
+    served.length > 0 && end < snapshot.items.length
+      ? ctx.lists.tokens.seal({ binding, after: snapshot.keyOf(served[served.length - 1] as Json), issuedAt: now })
       : '';
-  return { [mapping.resource]: items, nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
+  return { [mapping.resource]: served.map(snapshot.render), nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
 }

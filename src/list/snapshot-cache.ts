@@ -1,7 +1,14 @@
 import { LRUCache } from 'lru-cache';
-import type { SortedItems } from './sorted-items.js';
+import type { Json } from '../translate/json-path.js';
+import type { KeyFn } from './sorted-items.js';
 
-export interface Snapshot extends SortedItems {
+export interface Snapshot {
+  /** the collection in list order: v2 items, or v1 records when `render` translates them per page */
+  items: Json[];
+  /** the sort key of an item of `items` */
+  keyOf: KeyFn;
+  /** an item of `items` as the client sees it */
+  render: (item: Json) => Json;
   /** approximate memory held, from the size of the v1 answer it came from */
   bytes: number;
 }

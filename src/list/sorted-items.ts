@@ -39,48 +39,54 @@ export function comparatorFor(order: readonly SortKey[]): KeyComparator {
   };
 }
 
-export interface SortedItems {
-  items: Json[];
-  keys: KeyValue[][];
+/** The sort key of one item, as JSON-safe values (what a page token remembers). */
+export type KeyFn = (item: Json) => KeyValue[];
+
+/** Sort keys read from a v2 item by the v2 field paths of the order. */
+export function v2KeyFn(order: readonly SortKey[]): KeyFn {
+  return (item) => order.map((k) => keyValue(getPath(item, k.field)));
+}
+
+/** Reads one sort value from an item and makes it JSON-safe. */
+export function keyValueOf(item: Json, path: readonly string[], normalize?: (v: unknown) => unknown): KeyValue {
+  const v = getPath(item, path);
+  return keyValue(normalize ? normalize(v) : v);
 }
 
 /**
- * The order of a single unique string key (the default `uid` order): the engine's native string sort
- * is faster than any comparator. Undefined when the keys are not all distinct strings.
+ * A single unique string key (the default `uid` order) sorts with the engine's native string sort,
+ * faster than any comparator. Undefined when the values are not all distinct strings.
  */
-function nativeStringOrder(keys: readonly KeyValue[][], desc: boolean): number[] | undefined {
-  const position = new Map<string, number>();
-  const strings: string[] = [];
-  for (let i = 0; i < keys.length; i += 1) {
-    const v = (keys[i] as KeyValue[])[0];
-    if (typeof v !== 'string' || position.has(v)) return undefined;
-    position.set(v, i);
-    strings.push(v);
+function nativeStringSort(items: readonly Json[], keyOf: KeyFn, desc: boolean): Json[] | undefined {
+  const byValue = new Map<string, Json>();
+  for (const item of items) {
+    const v = keyOf(item)[0];
+    if (typeof v !== 'string' || byValue.has(v)) return undefined;
+    byValue.set(v, item);
   }
-  strings.sort();
-  if (desc) strings.reverse();
-  return strings.map((v) => position.get(v) as number);
+  const values = [...byValue.keys()].sort();
+  if (desc) values.reverse();
+  return values.map((v) => byValue.get(v) as Json);
 }
 
-/** Sorts once with the keys computed once per item (decorate, sort, undecorate). */
-export function sortItems(items: readonly Json[], order: readonly SortKey[]): SortedItems {
-  const keys = items.map((item) => order.map((k) => keyValue(getPath(item, k.field))));
-  let indices = order.length === 1 ? nativeStringOrder(keys, order[0]?.desc ?? false) : undefined;
-  if (!indices) {
-    const compare = comparatorFor(order);
-    indices = keys.map((_, i) => i).sort((x, y) => compare(keys[x] as KeyValue[], keys[y] as KeyValue[]));
-  }
-  return { items: indices.map((i) => items[i] as Json), keys: indices.map((i) => keys[i] as KeyValue[]) };
+/** Sorts once, each item's key computed once (decorate, sort, undecorate); keys are not kept. */
+export function sortItems(items: readonly Json[], order: readonly SortKey[], keyOf: KeyFn): Json[] {
+  const native = order.length === 1 ? nativeStringSort(items, keyOf, (order[0] as SortKey).desc) : undefined;
+  if (native) return native;
+  const compare = comparatorFor(order);
+  const decorated = items.map((item) => ({ item, key: keyOf(item) }));
+  decorated.sort((x, y) => compare(x.key, y.key));
+  return decorated.map((d) => d.item);
 }
 
-/** The index of the first item strictly after `after` in this order (binary search on the keys). */
-export function seekAfter(keys: readonly (readonly KeyValue[])[], after: readonly KeyValue[], order: readonly SortKey[]): number {
+/** The index of the first item strictly after `after` in this order (binary search). */
+export function seekAfter(items: readonly Json[], after: readonly KeyValue[], order: readonly SortKey[], keyOf: KeyFn): number {
   const compare = comparatorFor(order);
   let lo = 0;
-  let hi = keys.length;
+  let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(keys[mid] as KeyValue[], after) <= 0) lo = mid + 1;
+    if (compare(keyOf(items[mid] as Json), after) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

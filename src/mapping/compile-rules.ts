@@ -6,7 +6,8 @@ export function compileRules(rules: readonly FieldRule[]): CompiledRules {
   const all: CompiledRule[] = rules.map((rule) => {
     const v1 = (rule.v1 ?? rule.v2).split('.');
     const v2 = rule.v2.split('.');
-    const plain = v1.length === 1 && v2.length === 1 && !rule.type && !rule.enum && !rule.fields && !rule.only && !rule.hidden;
+    // Only timestamps, enums, nested rules and `only` change a value on the way out; a type alone does not.
+    const plain = v1.length === 1 && v2.length === 1 && rule.type !== 'timestamp' && !rule.enum && !rule.fields && !rule.only && !rule.hidden;
     return { rule, v1, v2, children: rule.fields ? compileRules(rule.fields) : undefined, plain };
   });
   const outByV1 = new Map<string, CompiledRule[]>();

@@ -3,7 +3,7 @@ import { parseOrderBy } from '../../src/list/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
 import { SnapshotCache } from '../../src/list/snapshot-cache.js';
-import { seekAfter, sortItems } from '../../src/list/sorted-items.js';
+import { seekAfter, sortItems, v2KeyFn } from '../../src/list/sorted-items.js';
 
 const SORTABLE = { sortable: ['uid', 'name', 'createTime', 'updateTime'], defaultOrder: 'uid asc' };
 
@@ -75,21 +75,24 @@ describe('sorting and seeking', () => {
   it('sorts with absent values first and ties broken by uid, either way', () => {
     const asc = parseOrderBy('name', SORTABLE);
     if (!asc.ok) throw new Error('order');
-    expect(sortItems(items, asc.keys).items.map((i) => i.uid)).toEqual(['b', 'd', 'a', 'c']);
+    expect(sortItems(items, asc.keys, v2KeyFn(asc.keys)).map((i) => i.uid)).toEqual(['b', 'd', 'a', 'c']);
     const desc = parseOrderBy('name desc', SORTABLE);
     if (!desc.ok) throw new Error('order');
-    const sorted = sortItems(items, desc.keys);
-    expect(sorted.items.map((i) => i.uid)).toEqual(['c', 'a', 'd', 'b']);
+    const sorted = sortItems(items, desc.keys, v2KeyFn(desc.keys));
+    expect(sorted.map((i) => i.uid)).toEqual(['c', 'a', 'd', 'b']);
     // seeking after a key that no longer exists lands on the next one in order
-    expect(seekAfter(sorted.keys, ['b', 'b'], desc.keys)).toBe(1);
-    expect(seekAfter(sorted.keys, ['b', 'a'], desc.keys)).toBe(2);
-    expect(seekAfter(sorted.keys, ['z', 'z'], desc.keys)).toBe(0);
-    expect(seekAfter(sorted.keys, [null, 'b'], desc.keys)).toBe(4);
+    expect(seekAfter(sorted, ['b', 'b'], desc.keys, v2KeyFn(desc.keys))).toBe(1);
+    expect(seekAfter(sorted, ['b', 'a'], desc.keys, v2KeyFn(desc.keys))).toBe(2);
+    expect(seekAfter(sorted, ['z', 'z'], desc.keys, v2KeyFn(desc.keys))).toBe(0);
+    expect(seekAfter(sorted, [null, 'b'], desc.keys, v2KeyFn(desc.keys))).toBe(4);
+    const byUid = parseOrderBy('uid desc', SORTABLE);
+    if (!byUid.ok) throw new Error('order');
+    expect(sortItems(items, byUid.keys, v2KeyFn(byUid.keys)).map((i) => i.uid)).toEqual(['d', 'c', 'b', 'a']);
   });
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ items: [{ n }], keys: [[n]], bytes: 10 });
+  const snapshot = (n: number) => ({ items: [{ n }], keyOf: () => [n], render: (i: Record<string, unknown>) => i, bytes: 10 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;
@@ -128,5 +131,30 @@ describe('snapshot cache', () => {
     expect(cache.size).toBe(2);
     await cache.get('huge', async () => ({ ...snapshot(1), bytes: 1000 }));
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('sort keys read from v1 records', () => {
+  it('follow the renames and normalize timestamps, or refuse when a field needs the v2 shape', async () => {
+    const { loadMappings } = await import('../../src/mapping/load-mappings.js');
+    const { v1KeyFn } = await import('../../src/list/v1-sort-keys.js');
+    const identities = loadMappings().find((r) => r.segment === 'identities');
+    if (!identities) throw new Error('mapping');
+    const order = parseOrderBy('create_time desc', identities.mapping.list);
+    if (!order.ok) throw new Error('order');
+    const keyOf = v1KeyFn(identities.rules, order.keys);
+    if (!keyOf) throw new Error('createTime comes straight from v1 createdAt');
+    const records = [
+      { id: 'a', createdAt: '2026-01-01T00:00:00Z' },
+      { id: 'b', createdAt: '2026-01-01T00:00:00.5Z' },
+      { id: 'c', createdAt: '2026-01-01T00:00:00.25Z' },
+    ];
+    // raw strings would put "…00Z" last (Z sorts after '.'); normalized, b is the newest
+    expect(sortItems(records, order.keys, keyOf).map((r) => r.id)).toEqual(['b', 'c', 'a']);
+    expect(keyOf(records[0] as Record<string, unknown>)).toEqual(['2026-01-01T00:00:00.000Z', 'a']);
+    const roleBindings = loadMappings().find((r) => r.segment === 'roleBindings');
+    const byCreate = parseOrderBy('create_time', roleBindings?.mapping.list ?? SORTABLE);
+    if (!byCreate.ok || !roleBindings) throw new Error('order');
+    expect(v1KeyFn(roleBindings.rules, byCreate.keys)).toBeDefined();
   });
 });
