@@ -30,7 +30,3 @@ export function isAncestor(ancestor: string, uid: string): boolean {
 export function isSelfOrAncestor(ancestor: string, uid: string): boolean {
   return uid === ancestor || isAncestor(ancestor, uid);
 }
-
-export function isRoot(uid: string): boolean {
-  return !uid.includes('/');
-}
