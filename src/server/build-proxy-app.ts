@@ -14,6 +14,7 @@ import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { loggerOptions } from './logger-options.js';
+import { noRoute } from './no-route.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 import { toApiError } from './to-api-error.js';
@@ -65,9 +66,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     if (apiError.code === GrpcCode.INTERNAL) req.log.error({ err }, 'request failed');
     return sendError(reply, apiError);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(reply, noRoute(req)));
 
   registerHealthRoutes(app, probe);
   registerFormParser(app);

@@ -12,8 +12,9 @@ import { getResource } from '../operations/get-resource.js';
 import type { OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { KeyedLock } from '../update/keyed-lock.js';
-import { isUidp } from '../uidp/uidp.js';
+import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import type { V1Client } from '../upstream/v1-client.js';
+import { noRoute } from './no-route.js';
 
 const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };
 
@@ -24,7 +25,7 @@ function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError 
 }
 
 function requireUid(value: string, field: string): string {
-  if (!isUidp(value)) throw ApiError.invalidArgument([{ field, description: `${field} must be a uid (40 hex characters, then /16 hex per level)` }]);
+  if (!isUidp(value)) throw ApiError.invalidArgument([{ field, description: `${field} ${UID_RULE_TEXT}` }]);
   return value;
 }
 
@@ -37,12 +38,12 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
   const locks = new KeyedLock();
   const handler = async (req: FastifyRequest) => {
     const route = table.match(req.url);
-    if (!route) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
+    if (!route) throw noRoute(req);
     const { resource } = route;
     const authorization = req.headers.authorization;
     const ctx: OperationContext = { resource, v1, authorization, requestId: req.id, locks, lists, caller: callerFingerprint(authorization) };
     if (route.kind === 'verb') {
-      if (!resource.mapping.v2.verbs.includes(route.verb)) throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
+      if (!resource.mapping.v2.verbs.includes(route.verb)) throw noRoute(req);
       throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);
     }
     if (route.kind === 'collection') {
@@ -52,7 +53,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     }
     if (route.uid === '') {
       if (req.method === 'POST' && allows(resource, 'create') && resource.mapping.rootParent) return createResource(ctx, '', req.body);
-      throw new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.method} ${req.url.split('?', 1)[0]}`);
+      throw noRoute(req);
     }
     switch (req.method) {
       case 'GET':

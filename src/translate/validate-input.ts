@@ -3,13 +3,14 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
 import { type Json, camelCase, isObject } from './json-path.js';
+import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import { isTimestamp } from './timestamp.js';
 
 // The SDK's validation rules (api-reference §14.3); their text is what the spec's errors quote.
-const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: RegExp; text: string }> = {
+const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: { test(value: string): boolean }; text: string }> = {
   name: { pattern: /^[a-z0-9 ._-]{1,}$/, text: 'must match "^[a-z0-9 ._-]{1,}$"' },
   description: { pattern: /^[\S ]{0,512}$/, text: 'must match "^[\\S ]{0,512}$"' },
-  uid: { pattern: /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/, text: 'must be a uid (40 hex characters, then /16 hex per level)' },
+  uid: { pattern: { test: isUidp }, text: UID_RULE_TEXT },
 };
 
 const TYPES: Record<NonNullable<FieldRule['type']>, [(v: unknown) => boolean, string]> = {
@@ -60,6 +61,12 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
     }
   }
   return violations;
+}
+
+/** A request body as a JSON object (absent is empty), or undefined when it is something else. */
+export function objectBody(raw: unknown): Json | undefined {
+  if (raw === undefined || raw === null) return {};
+  return isObject(raw) ? raw : undefined;
 }
 
 /** Keys of a body, with proto (snake) names read as their json names. */

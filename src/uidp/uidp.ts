@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 const ROOT = /^[0-9a-f]{40}$/;
 const SEGMENT = /^[0-9a-f]{16}$/;
 
+/** How a client is told what a uid looks like. */
+export const UID_RULE_TEXT = 'must be a uid (40 hex characters, then /16 hex per level)';
+
 export function isUidp(value: string): boolean {
   const [root, ...rest] = value.split('/');
   return root !== undefined && ROOT.test(root) && rest.every((s) => SEGMENT.test(s));
