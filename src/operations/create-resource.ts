@@ -3,9 +3,9 @@ import { GrpcCode } from '../errors/grpc-codes.js';
 import { type Json, isObject } from '../translate/json-path.js';
 import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
-import { normalizeKeys, validateInput } from '../translate/validate-input.js';
+import { normalizeKeys, objectBody, validateInput } from '../translate/validate-input.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
-import { callV1, findV1 } from './v1-records.js';
+import { callV1, writeResult } from './v1-records.js';
 
 /**
  * `POST …/{parent}`: the body is validated before anything reaches v1, translated, created under the
@@ -13,10 +13,9 @@ import { callV1, findV1 } from './v1-records.js';
  */
 export async function createResource(ctx: OperationContext, parent: string, rawBody: unknown): Promise<Json> {
   const { mapping, rules, capabilities } = ctx.resource;
-  if (rawBody !== undefined && rawBody !== null && !isObject(rawBody)) {
-    throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
-  }
-  const body = normalizeKeys(rawBody ?? {});
+  const given = objectBody(rawBody);
+  if (!given) throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
+  const body = normalizeKeys(given);
   const violations = validateInput(body, ctx.resource);
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
   const v1Body = toV1(body, rules, capabilities, 'drop');
@@ -28,11 +27,7 @@ export async function createResource(ctx: OperationContext, parent: string, rawB
   if (!isObject(created) || typeof created[mapping.v1.key] !== 'string') {
     throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} create answer`);
   }
-  let record: Json = created;
-  if (mapping.v1.createReadback !== 'none') {
-    const readback = await findV1(ctx, created[mapping.v1.key] as string);
-    if (readback) record = mapping.v1.createReadback === 'merge' ? { ...readback, ...created } : readback;
-  }
+  const record = await writeResult(ctx, created[mapping.v1.key] as string, created);
   afterWrite(ctx);
   return toV2(record, rules, capabilities);
 }

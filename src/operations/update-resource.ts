@@ -1,18 +1,13 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { paramValues, type RawQuery } from '../list/query-params.js';
-import { type Json, getPath, isObject, setPath } from '../translate/json-path.js';
+import { type Json, deletePath, getPath, isObject, setPath } from '../translate/json-path.js';
 import { v1Path } from '../translate/v1-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
-import { callV1, findV1, notFound } from './v1-records.js';
-
-function deletePath(obj: Json, path: readonly string[]): void {
-  const parent = getPath(obj, path.slice(0, -1));
-  if (isObject(parent)) delete parent[path[path.length - 1] as string];
-}
+import { callV1, findV1, notFound, writeResult } from './v1-records.js';
 
 /**
  * `PATCH …/{uid}`: v1 only replaces whole records, so the proxy reads the record, changes the masked
@@ -45,11 +40,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     }
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
-    let result: Json = written;
-    if (mapping.v1.createReadback !== 'none') {
-      const readback = await findV1(ctx, uid);
-      if (readback) result = mapping.v1.createReadback === 'merge' ? { ...readback, ...written } : readback;
-    }
+    const result = await writeResult(ctx, uid, written);
     afterWrite(ctx);
     return toV2(result, rules, capabilities);
   });

@@ -62,6 +62,19 @@ export async function findV1(ctx: OperationContext, uid: string): Promise<Json |
   return items.find((item) => item[key] === uid);
 }
 
+/**
+ * What a write answers with: where v1's write answer is thinner than its list item (role bindings,
+ * invites), the record read back (`replace`) or the read-back with the write answer laid over it
+ * (`merge`); otherwise the write answer itself.
+ */
+export async function writeResult(ctx: OperationContext, uid: string, written: Json): Promise<Json> {
+  const mode = ctx.resource.mapping.v1.createReadback;
+  if (mode === 'none') return written;
+  const readback = await findV1(ctx, uid);
+  if (!readback) return written;
+  return mode === 'merge' ? { ...readback, ...written } : readback;
+}
+
 export function notFound(ctx: OperationContext, uid: string): ApiError {
   const { resource } = ctx.resource.mapping;
   return new ApiError(GrpcCode.NOT_FOUND, `${resource}/${uid}`, { metadata: { resource, uid } });

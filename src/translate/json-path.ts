@@ -29,6 +29,12 @@ export function setPath(obj: Json, path: readonly string[], value: unknown): voi
   cur[path[path.length - 1] as string] = value;
 }
 
+/** Removes the value at a dotted path, if it is there. */
+export function deletePath(obj: Json, path: readonly string[]): void {
+  const parent = getPath(obj, path.slice(0, -1));
+  if (isObject(parent)) delete parent[path[path.length - 1] as string];
+}
+
 /** `update_mask` → `updateMask`: protojson accepts proto (snake) names as well as json names. */
 export function camelCase(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
