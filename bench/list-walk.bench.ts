@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { serve } from '../src/commands/serve.js';
 import { loadSettings } from '../src/config/load-settings.js';
@@ -49,10 +50,36 @@ async function getJson(pool: Pool, path: string, token: string): Promise<Record<
   return body;
 }
 
+/**
+ * What `pages` sequential round trips cost with no proxy work at all: a bare fastify server answering
+ * an already serialized page of the same size, read by the same client. No walk can be faster.
+ */
+async function httpFloor(page: string, pages: number, token: string): Promise<number> {
+  const app = Fastify({ logger: false });
+  app.get('/page', (_req, reply) => reply.type('application/json').send(page));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const pool = new Pool(`http://127.0.0.1:${(app.server.address() as { port: number }).port}`, { connections: 1 });
+  try {
+    let best = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < ROUNDS; r += 1) {
+      const [ms] = await timed(async () => {
+        for (let p = 0; p < pages; p += 1) await getJson(pool, '/page', token);
+      });
+      best = Math.min(best, ms);
+    }
+    return best;
+  } finally {
+    await pool.close();
+    await app.close();
+  }
+}
+
 interface Row {
   n: number;
   directMs: number;
   walkMs: number;
+  /** the same number of page round trips to a bare fastify server answering a precomputed page */
+  floorMs: number;
   v1Calls: number;
   pages: number;
   rssMiB: number;
@@ -73,6 +100,7 @@ async function measure(n: number): Promise<Row> {
     let walkMs = Number.POSITIVE_INFINITY;
     let v1Calls = 0;
     let pages = 0;
+    let firstPage = '';
     // direct call and walk alternate, so drift on a shared machine falls on both alike
     for (let r = 0; r < ROUNDS; r += 1) {
       const [dms, body] = await timed(() => getJson(direct, v1Path, tokens[r] as string));
@@ -85,6 +113,7 @@ async function measure(n: number): Promise<Row> {
         let p = 0;
         do {
           const page = await getJson(through, `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}${token ? `&page_token=${token}` : ''}`, tokens[r] as string);
+          if (p === 0) firstPage = JSON.stringify(page);
           seen += (page.groups as unknown[]).length;
           token = page.nextPageToken as string;
           p += 1;
@@ -96,7 +125,8 @@ async function measure(n: number): Promise<Row> {
       v1Calls = emu.stats.snapshot().total;
       pages = counted.p;
     }
-    return { n, directMs, walkMs, v1Calls, pages, rssMiB: process.resourceUsage().maxRSS / 1024 };
+    const floorMs = await httpFloor(firstPage, pages, tokens[0] as string);
+    return { n, directMs, walkMs, floorMs, v1Calls, pages, rssMiB: process.resourceUsage().maxRSS / 1024 };
   } finally {
     await direct.close();
     await through.close();
@@ -109,10 +139,10 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const n of SIZES) rows.push(await measure(n));
   console.log(`list walk at page_size=${PAGE_SIZE}, best of ${ROUNDS}, cold snapshot per walk (load generator, proxy and emulator in one process)`);
-  console.log('items    direct v1 call   proxy walk   pages  v1 calls  µs/item  walk/direct  peak RSS');
+  console.log('items    direct v1 call   proxy walk   pages  v1 calls  µs/item  walk/direct  HTTP floor  walk/(direct+floor)  peak RSS');
   for (const r of rows) {
     console.log(
-      `${String(r.n).padEnd(8)} ${r.directMs.toFixed(1).padStart(11)} ms ${r.walkMs.toFixed(1).padStart(9)} ms ${String(r.pages).padStart(7)} ${String(r.v1Calls).padStart(9)} ${((r.walkMs * 1000) / r.n).toFixed(1).padStart(8)} ${(r.walkMs / r.directMs).toFixed(2).padStart(12)} ${r.rssMiB.toFixed(0).padStart(6)} MiB`,
+      `${String(r.n).padEnd(8)} ${r.directMs.toFixed(1).padStart(11)} ms ${r.walkMs.toFixed(1).padStart(9)} ms ${String(r.pages).padStart(7)} ${String(r.v1Calls).padStart(9)} ${((r.walkMs * 1000) / r.n).toFixed(1).padStart(8)} ${(r.walkMs / r.directMs).toFixed(2).padStart(12)} ${r.floorMs.toFixed(1).padStart(8)} ms ${(r.walkMs / (r.directMs + r.floorMs)).toFixed(2).padStart(20)} ${r.rssMiB.toFixed(0).padStart(6)} MiB`,
     );
   }
   const small = rows.find((r) => r.n === 10_000);
@@ -120,6 +150,10 @@ async function main(): Promise<void> {
   if (small && large) {
     console.log(`T(50k)/T(10k) = ${(large.walkMs / small.walkMs).toFixed(2)} (target ≤ 6: linear)`);
     console.log(`proxy walk / direct v1 call at 50k = ${(large.walkMs / large.directMs).toFixed(2)} (target ≤ 2)`);
+    console.log(
+      `HTTP floor at 50k = ${large.floorMs.toFixed(1)} ms = ${(large.floorMs / large.directMs).toFixed(2)} × the direct call: ${large.pages} bare round trips of one page, no proxy work`,
+    );
+    console.log(`proxy walk / (direct v1 call + HTTP floor) at 50k = ${(large.walkMs / (large.directMs + large.floorMs)).toFixed(2)} (1.00 = no cost beyond the v1 call and the round trips)`);
   }
 }
 

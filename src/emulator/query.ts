@@ -8,15 +8,21 @@ function camel(name: string): string {
 
 /** v1 query parameters, read as grpc-gateway does: proto (snake) or json (camel) names, repeated keys. */
 export class Query {
+  // filters are read once per item; the values of a name never change within a request
+  private readonly seen = new Map<string, string[]>();
+
   constructor(private readonly raw: RawQuery) {}
 
   all(name: string): string[] {
+    const known = this.seen.get(name);
+    if (known) return known;
     const out: string[] = [];
     for (const key of new Set([name, camel(name)])) {
       const v = this.raw[key];
       if (v === undefined) continue;
       out.push(...(Array.isArray(v) ? v : [v]));
     }
+    this.seen.set(name, out);
     return out;
   }
 
