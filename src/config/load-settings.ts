@@ -61,6 +61,8 @@ function toSettings(p: ParsedSettings): Settings {
     pageTokenSecret: p.PAGE_TOKEN_SECRET,
     listCacheTtlMs: p.LIST_CACHE_TTL_MS,
     listCacheMaxBytes: p.LIST_CACHE_MAX_BYTES,
+    lookupCacheTtlMs: p.LOOKUP_CACHE_TTL_MS,
+    metaStore: p.META_STORE,
     logLevel: p.LOG_LEVEL,
     sim: {
       host: p.SIM_HOST,

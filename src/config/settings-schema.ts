@@ -44,6 +44,17 @@ export const SettingsSchema = z.object({
     .max(600_000, { error: 'must be at most 600000' })
     .default(5_000)
     .describe('how long a caller\'s list snapshot is reused, in milliseconds (0 = no reuse)'),
+  LOOKUP_CACHE_TTL_MS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must not be negative' })
+    .max(600_000, { error: 'must be at most 600000' })
+    .default(5_000)
+    .describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
+  META_STORE: text
+    .regex(/^(memory|file:.+)$/, { error: 'must be memory or file:<path>' })
+    .default('memory')
+    .describe('where synthesized createTime/updateTime are kept: memory, or file:<path> (survives restarts)'),
   LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
     .default(256 * 1024 * 1024)
     .describe('memory bound of all list snapshots together, in bytes'),
@@ -91,6 +102,8 @@ export interface Settings {
   pageTokenSecret: string | undefined;
   listCacheTtlMs: number;
   listCacheMaxBytes: number;
+  lookupCacheTtlMs: number;
+  metaStore: string;
   logLevel: ParsedSettings['LOG_LEVEL'];
   sim: {
     host: string;

@@ -40,6 +40,9 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Go's net/http reads up to 1 MiB of request line and headers; Node stops at 16 KiB, which a
+    // list with a few hundred `uidp.ids` exceeds
+    http: { maxHeaderSize: 1024 * 1024 },
   });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,5 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from '../operations/operation-context.js';
+import { hydrateItems } from '../hydrate/hydrate-items.js';
+import { withTimes } from '../operations/resource-times.js';
 import { fetchV1Collection } from '../operations/v1-records.js';
 import type { Json } from '../translate/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
@@ -11,6 +13,12 @@ import type { RawQuery } from './query-params.js';
 import type { Snapshot } from './snapshot-cache.js';
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from './sorted-items.js';
 import { v1KeyFn } from './v1-sort-keys.js';
+
+/** v1 records of a page in their v2 shape, with the times v1 does not keep. */
+function translatePage(ctx: OperationContext, records: Json[]): Json[] {
+  const { rules, capabilities } = ctx.resource;
+  return withTimes(ctx, records).map((record) => toV2(record, rules, capabilities));
+}
 
 const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
 
@@ -46,15 +54,16 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
 
   const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot> => {
     const fetched = await fetchV1Collection(ctx, plan.v1Query);
-    const translate = (record: Json) => toV2(record, rules, capabilities);
     const bytes = fetched.bytes * 2;
     // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they
     // came and only the items a page serves are translated: far less to allocate and promote.
     const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
-    if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translate, bytes };
+    if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, bytes };
     const keyOf = v2KeyFn(order.keys);
-    const items = fetched.items.map(translate).filter((item) => plan.predicates.every((p) => p(item)));
-    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (item) => item, bytes };
+    const items = withTimes(ctx, fetched.items)
+      .map((record) => toV2(record, rules, capabilities))
+      .filter((item) => plan.predicates.every((p) => p(item)));
+    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, bytes };
   });
 
   const { pageSize, skip } = page.params;
@@ -65,5 +74,6 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     served.length > 0 && end < snapshot.items.length
       ? ctx.lists.tokens.seal({ binding, after: snapshot.keyOf(served[served.length - 1] as Json), issuedAt: now })
       : '';
-  return { [mapping.resource]: served.map(snapshot.render), nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
+  const rendered = await hydrateItems(ctx, snapshot.render(ctx, served));
+  return { [mapping.resource]: rendered, nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { OperationContext } from '../operations/operation-context.js';
 import type { Json } from '../translate/json-path.js';
 import type { KeyFn } from './sorted-items.js';
 
@@ -7,8 +8,8 @@ export interface Snapshot {
   items: Json[];
   /** the sort key of an item of `items` */
   keyOf: KeyFn;
-  /** an item of `items` as the client sees it */
-  render: (item: Json) => Json;
+  /** the items of a page as the client sees them (before hydration) */
+  render: (ctx: OperationContext, page: Json[]) => Json[];
   /** approximate memory held, from the size of the v1 answer it came from */
   bytes: number;
 }

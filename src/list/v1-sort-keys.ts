@@ -19,7 +19,7 @@ export function v1KeyFn(rules: CompiledRules, order: readonly SortKey[]): KeyFn 
       continue;
     }
     if (!rule.plain && rule.rule.type !== 'timestamp') return undefined;
-    if (rule.rule.enum || rule.children || rule.rule.only || rule.rule.hidden) return undefined;
+    if (rule.rule.enum || rule.children || rule.rule.only || rule.rule.hidden || rule.rule.meta) return undefined;
     readers.push(rule.rule.type === 'timestamp' ? { path: rule.v1, normalize: normalizeTimestamp } : { path: rule.v1 });
   }
   return (item) => readers.map((r) => keyValueOf(item, r.path, r.normalize));

@@ -23,6 +23,14 @@ export interface CapabilityTable {
   toV1: ReadonlyMap<string, string>;
 }
 
+/** Where the side store's times go in a v1 record (before translation), and where v1's own creation time is. */
+export interface MetaFields {
+  created?: string;
+  updated?: string;
+  /** v1 path of the record's own creation time, when v1 has one (the start of an unseen record's history) */
+  since?: string[];
+}
+
 export interface CompiledResource {
   mapping: Mapping;
   file: string;
@@ -33,4 +41,6 @@ export interface CompiledResource {
   rules: CompiledRules;
   capabilities: CapabilityTable;
   filters: ReadonlyMap<string, ListFilter>;
+  /** synthesized times, if the resource has any */
+  meta: MetaFields | undefined;
 }

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseOrderBy } from '../list/order-by.js';
 import { compileRules } from './compile-rules.js';
-import type { CapabilityTable, CompiledResource } from './compiled-resource.js';
+import type { CapabilityTable, CompiledResource, CompiledRules, MetaFields } from './compiled-resource.js';
 import { MappingSchema } from './mapping-schema.js';
 
 export const DEFAULT_MAPPINGS_DIR = fileURLToPath(new URL('../../mappings', import.meta.url));
@@ -46,6 +46,34 @@ function problem(file: string, error: z.ZodError): MappingError {
  * Reads every mapping file below `dir`, validates it, and compiles it once. A wrong file stops
  * start-up with a MappingError naming the file and the field.
  */
+function metaFieldsOf(file: string, rules: CompiledRules): MetaFields | undefined {
+  const meta: MetaFields = {};
+  for (const c of rules.all) {
+    const kind = c.rule.meta;
+    if (!kind) continue;
+    if (c.v2.length !== 1 || c.v1.length !== 1 || c.rule.type !== 'timestamp' || !c.rule.output) {
+      throw new MappingError(`mapping ${file}: fields: "${c.rule.v2}": a meta field must be a top-level output timestamp`);
+    }
+    meta[kind] = c.v1[0] as string;
+  }
+  if (!meta.created && !meta.updated) return undefined;
+  const own = rules.all.find((c) => c.rule.v2 === 'createTime' && !c.rule.meta && c.rule.type === 'timestamp');
+  if (!meta.created && own) meta.since = own.v1;
+  return meta;
+}
+
+function checkHydrate(resource: CompiledResource, all: readonly CompiledResource[]): void {
+  for (const h of resource.mapping.hydrate) {
+    const from = all.find((r) => r.mapping.resource === h.from);
+    if (!from) throw new MappingError(`mapping ${resource.file}: hydrate: "${h.from}" is not a resource`);
+    for (const field of h.fields) {
+      if (!from.rules.all.some((c) => c.rule.v2 === field)) {
+        throw new MappingError(`mapping ${resource.file}: hydrate: "${field}" is not a field of ${h.from}`);
+      }
+    }
+  }
+}
+
 export function loadMappings(dir: string = DEFAULT_MAPPINGS_DIR): CompiledResource[] {
   const files = yamlFiles(dir);
   const capabilityFile = files.find((f) => f.endsWith('capabilities.yaml'));
@@ -78,16 +106,19 @@ export function loadMappings(dir: string = DEFAULT_MAPPINGS_DIR): CompiledResour
     }
     const order = parseOrderBy(undefined, mapping.list);
     if (!order.ok) throw new MappingError(`mapping ${file}: list.defaultOrder: ${order.violation.description}`);
+    const rules = compileRules(mapping.fields);
     resources.push({
       mapping,
       file,
       prefix: mapping.v2.path.slice(0, cut),
       segment,
-      rules: compileRules(mapping.fields),
+      rules,
       capabilities,
       filters: new Map(mapping.list.filters.map((f) => [f.param, f])),
+      meta: metaFieldsOf(file, rules),
     });
   }
   if (resources.length === 0) throw new MappingError(`mapping directory ${dir}: no resource mappings`);
+  for (const r of resources) checkHydrate(r, resources);
   return resources;
 }

@@ -14,6 +14,7 @@ export interface FieldRuleInput {
   hidden?: boolean | undefined;
   required?: boolean | undefined;
   rule?: 'name' | 'description' | 'uid' | undefined;
+  meta?: 'created' | 'updated' | undefined;
 }
 
 /** One field: its v2 and v1 names, how its value converts, and what a client may do with it. */
@@ -36,6 +37,8 @@ export const FieldRuleSchema: z.ZodType<FieldRuleInput> = z.lazy(() =>
     hidden: z.boolean().optional(),
     required: z.boolean().optional(),
     rule: z.enum(['name', 'description', 'uid']).optional(),
+    /** a time v1 does not keep: supplied by the proxy's side store (src/meta) */
+    meta: z.enum(['created', 'updated']).optional(),
   }),
 );
 
@@ -92,6 +95,21 @@ export const MappingSchema = z.strictObject({
     aliases: z.record(z.string(), z.string()).default({}),
     filters: z.array(filterSchema).default([]),
   }),
+  /** objects of an item completed from another resource, looked up in one batched v1 call per page */
+  hydrate: z
+    .array(
+      z.strictObject({
+        /** the v2 object to complete; it holds the other resource's `uid` */
+        at: z.string().min(1),
+        /** the resource looked up (its mapping gives the v1 list and the translation) */
+        from: z.string().min(1),
+        /** v2 fields of that resource copied in; empty when the caller cannot see it */
+        fields: z.array(z.string().min(1)).min(1),
+        /** the v1 list filter that takes many uids at once */
+        batchBy: z.string().min(1).default('uidp.ids'),
+      }),
+    )
+    .default([]),
   deletePreconditions: z
     .array(
       z.strictObject({

@@ -1,10 +1,12 @@
 import { ApiError } from '../errors/api-error.js';
+import { hydrateItems } from '../hydrate/hydrate-items.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { type Json, isObject } from '../translate/json-path.js';
 import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, objectBody, validateInput } from '../translate/validate-input.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
+import { withWriteTimes } from './resource-times.js';
 import { callV1, writeResult } from './v1-records.js';
 
 /**
@@ -27,7 +29,9 @@ export async function createResource(ctx: OperationContext, parent: string, rawB
   if (!isObject(created) || typeof created[mapping.v1.key] !== 'string') {
     throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} create answer`);
   }
-  const record = await writeResult(ctx, created[mapping.v1.key] as string, created);
+  const uid = created[mapping.v1.key] as string;
+  const record = await withWriteTimes(ctx, uid, await writeResult(ctx, uid, created), true);
   afterWrite(ctx);
-  return toV2(record, rules, capabilities);
+  const [item] = await hydrateItems(ctx, [toV2(record, rules, capabilities)]);
+  return item as Json;
 }

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
+import { forgetTimes } from './resource-times.js';
 import { callV1, listV1 } from './v1-records.js';
 
 /**
@@ -21,6 +22,7 @@ export async function deleteResource(ctx: OperationContext, uid: string): Promis
     if (pre) throw ApiError.failedPrecondition({ type: pre.type, description: pre.description });
     throw err;
   }
+  await forgetTimes(ctx, uid);
   afterWrite(ctx);
   return {};
 }

@@ -1,11 +1,15 @@
+import { hydrateItems } from '../hydrate/hydrate-items.js';
 import type { Json } from '../translate/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import type { OperationContext } from './operation-context.js';
+import { withTimes } from './resource-times.js';
 import { findV1, notFound } from './v1-records.js';
 
-/** `GET …/{uid}`: the v1 List with the uid filter, translated; nothing found → NOT_FOUND. */
+/** `GET …/{uid}`: the v1 List with the uid filter, translated and completed; nothing found → NOT_FOUND. */
 export async function getResource(ctx: OperationContext, uid: string): Promise<Json> {
   const record = await findV1(ctx, uid);
   if (!record) throw notFound(ctx, uid);
-  return toV2(record, ctx.resource.rules, ctx.resource.capabilities);
+  const [timed] = withTimes(ctx, [record]);
+  const [item] = await hydrateItems(ctx, [toV2(timed as Json, ctx.resource.rules, ctx.resource.capabilities)]);
+  return item as Json;
 }

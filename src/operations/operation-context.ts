@@ -1,6 +1,8 @@
+import type { LookupCache } from '../hydrate/lookup-cache.js';
 import type { PageTokenCodec } from '../list/page-token.js';
 import type { SnapshotCache } from '../list/snapshot-cache.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
+import type { MetaStore } from '../meta/meta-store.js';
 import type { KeyedLock } from '../update/keyed-lock.js';
 import type { V1Client } from '../upstream/v1-client.js';
 
@@ -16,7 +18,17 @@ export interface OperationContext {
   lists: { cache: SnapshotCache; tokens: PageTokenCodec; now: () => number };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
+  /** every resource, by name (lookups of one resource from another) */
+  resources: ReadonlyMap<string, CompiledResource>;
+  /** per-caller lookups for hydration (one per app) */
+  lookups: LookupCache;
+  /** the times v1 does not keep (one per app) */
+  meta: MetaStore;
+  now: () => number;
 }
+
+/** What every operation of one app shares. */
+export type AppServices = Pick<OperationContext, 'locks' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
 
 /** The prefix of every list snapshot a caller holds for a resource. */
 export function snapshotPrefix(ctx: OperationContext): string {

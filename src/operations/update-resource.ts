@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { hydrateItems } from '../hydrate/hydrate-items.js';
 import { paramValues, type RawQuery } from '../list/query-params.js';
 import { type Json, deletePath, getPath, isObject, setPath } from '../translate/json-path.js';
 import { v1Path } from '../translate/v1-path.js';
@@ -7,24 +8,25 @@ import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
+import { withWriteTimes } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
 
 /**
  * `PATCH …/{uid}`: v1 only replaces whole records, so the proxy reads the record, changes the masked
  * fields, and PUTs it all back. Fields the mask does not name (and fields the mapping does not know)
- * go back as they were read. Serialized per uid in this process.
+ * go back as they were read; a write-only field v1 never shows (an IdP's client secret) is sent only
+ * when the mask names it. Serialized per uid in this process.
  */
 export async function updateResource(ctx: OperationContext, uid: string, rawBody: unknown, query: RawQuery): Promise<Json> {
   const { mapping, rules, capabilities } = ctx.resource;
   if (!isObject(rawBody)) throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
-  const body = normalizeKeys(rawBody);
   const maskParam = paramValues(query, 'update_mask').join(',');
-  const parsed = parseFieldMask(maskParam === '' ? undefined : maskParam, body, rules);
+  const parsed = parseFieldMask(maskParam, rawBody, rules);
   if (!parsed.ok) throw ApiError.invalidArgument(parsed.violations);
-  const mask = parsed.mask;
-  const paths = mask.kind === 'all' ? [...rules.inByV2.keys()].map((k) => [k]) : mask.paths;
-  const heads = new Set(paths.map((p) => p[0] as string));
-  const violations = validateInput(body, ctx.resource).filter((v) => heads.has(v.field));
+  const { fields } = parsed;
+  // the body is checked as on create, for the fields this PATCH changes
+  const heads = new Set(fields.map((f) => f.path[0] as string));
+  const violations = validateInput(normalizeKeys(rawBody), ctx.resource).filter((v) => heads.has(v.field));
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
 
   return ctx.locks.run(`${mapping.resource}/${uid}`, async () => {
@@ -32,16 +34,17 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     if (!current) throw notFound(ctx, uid);
     const record: Json = structuredClone(current);
     for (const [field, from] of Object.entries(mapping.v1.writeBack)) record[field] = getPath(current, from.split('.'));
-    for (const path of paths) {
+    for (const { path, value } of fields) {
       const target = v1Path(rules, path);
-      const value = getPath(body, path);
-      if (value === undefined) deletePath(record, target.path);
+      // an absent or null value is the field's default: v1 resets an omitted field on PUT
+      if (value === undefined || value === null) deletePath(record, target.path);
       else setPath(record, target.path, target.convert(value, capabilities));
     }
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
-    const result = await writeResult(ctx, uid, written);
+    const result = await withWriteTimes(ctx, uid, await writeResult(ctx, uid, written), false);
     afterWrite(ctx);
-    return toV2(result, rules, capabilities);
+    const [item] = await hydrateItems(ctx, [toV2(result, rules, capabilities)]);
+    return item as Json;
   });
 }

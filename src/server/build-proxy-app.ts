@@ -4,11 +4,15 @@ import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { LookupCache } from '../hydrate/lookup-cache.js';
 import { PageTokenCodec } from '../list/page-token.js';
 import { SnapshotCache } from '../list/snapshot-cache.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
+import type { MetaStore } from '../meta/meta-store.js';
+import { openMetaStore } from '../meta/open-meta-store.js';
+import { KeyedLock } from '../update/keyed-lock.js';
 import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
@@ -27,8 +31,10 @@ export interface ProxyAppOptions {
   logStream?: DestinationStream;
   /** compiled mappings (default: read from mappings/ once, here) */
   resources?: readonly CompiledResource[];
-  /** the clock of page tokens (tests) */
+  /** the clock of page tokens and synthesized times (tests) */
   now?: () => number;
+  /** the side store of synthesized times (default: from META_STORE; a given one is not closed with the app) */
+  meta?: MetaStore;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
@@ -79,7 +85,22 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
     now: opts.now ?? Date.now,
   };
-  registerV2Routes(app, new RouteTable(resources), v1Client, lists);
+  let meta = opts.meta;
+  if (!meta) {
+    const own = await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
+    app.addHook('onClose', async () => {
+      await own.close();
+    });
+    meta = own;
+  }
+  registerV2Routes(app, new RouteTable(resources), v1Client, {
+    lists,
+    locks: new KeyedLock(),
+    resources: new Map(resources.map((r) => [r.mapping.resource, r])),
+    lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
+    meta,
+    now: lists.now,
+  });
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;
 }

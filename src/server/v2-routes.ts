@@ -9,9 +9,8 @@ import type { RouteTable } from '../mapping/route-table.js';
 import { createResource } from '../operations/create-resource.js';
 import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
-import type { OperationContext } from '../operations/operation-context.js';
+import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
-import { KeyedLock } from '../update/keyed-lock.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { noRoute } from './no-route.js';
@@ -34,14 +33,13 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 }
 
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
-export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, lists: OperationContext['lists']): void {
-  const locks = new KeyedLock();
+export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, services: AppServices): void {
   const handler = async (req: FastifyRequest) => {
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
     const { resource } = route;
     const authorization = req.headers.authorization;
-    const ctx: OperationContext = { resource, v1, authorization, requestId: req.id, locks, lists, caller: callerFingerprint(authorization) };
+    const ctx: OperationContext = { ...services, resource, v1, authorization, requestId: req.id, caller: callerFingerprint(authorization) };
     if (route.kind === 'verb') {
       if (!resource.mapping.v2.verbs.includes(route.verb)) throw noRoute(req);
       throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);

@@ -1,42 +1,108 @@
 import type { FieldViolation } from '../errors/api-error.js';
-import type { CompiledRules } from '../mapping/compiled-resource.js';
+import type { CompiledRule, CompiledRules } from '../mapping/compiled-resource.js';
 import { type Json, camelCase, isObject } from '../translate/json-path.js';
 
-export type FieldMask = { kind: 'all' } | { kind: 'paths'; paths: string[][] };
+/** A path of a PATCH and the body value it takes there (`undefined`: absent, so cleared). */
+export interface MaskedField {
+  path: string[];
+  value: unknown;
+}
 
-/** The leaf paths of a body: nested objects down to their leaves; lists, maps and `{}` stop there. */
-export function pathsOfBody(body: Json, prefix: string[] = []): string[][] {
-  return Object.entries(body).flatMap(([key, value]) => {
-    const path = [...prefix, camelCase(key)];
-    return isObject(value) && Object.keys(value).length > 0 ? pathsOfBody(value, path) : [path];
-  });
+export type MaskResult = { ok: true; fields: MaskedField[] } | { ok: false; violations: FieldViolation[] };
+
+/** What a v2 path names in a resource: a field a client may write, one it may not, or nothing. */
+type PathKind = 'input' | 'output' | 'unknown';
+
+function ruleAt(level: CompiledRules, segment: string): CompiledRule | undefined {
+  return level.all.find((c) => c.v2.length === 1 && c.v2[0] === segment && !c.rule.hidden);
 }
 
 /**
- * The mask of a PATCH: `updateMask`/`update_mask` (comma-separated, camel or snake, dotted), `*` for
- * a full replacement, or without one the keys present in the body. Unknown first segments are
- * violations; output-only paths are dropped. Returns a result, never throws.
+ * Resolves a v2 path against the rules: nested rules are closed (their keys are the known ones), a
+ * map may be addressed by one key (AIP-161), and an object with no nested rules is taken whole.
  */
-export function parseFieldMask(
-  maskParam: string | undefined,
-  body: Json,
-  rules: CompiledRules,
-): { ok: true; mask: FieldMask } | { ok: false; violations: FieldViolation[] } {
-  if (maskParam !== undefined && maskParam.trim() === '*') return { ok: true, mask: { kind: 'all' } };
-  const explicit = maskParam !== undefined && maskParam.trim() !== '';
-  const paths = explicit
-    ? (maskParam as string).split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('.').map(camelCase))
-    : pathsOfBody(body);
-  const violations: FieldViolation[] = [];
-  const kept: string[][] = [];
-  for (const path of paths) {
-    const head = path[0] as string;
-    const known = rules.all.filter((r) => r.v2[0] === head);
-    if (known.length === 0) {
-      violations.push({ field: explicit ? 'update_mask' : path.join('.'), description: `unknown field "${path.join('.')}"` });
-    } else if (rules.inByV2.has(head)) {
-      kept.push(path);
+export function pathKind(rules: CompiledRules, path: readonly string[]): PathKind {
+  let level: CompiledRules = rules;
+  for (let i = 0; i < path.length; i += 1) {
+    const segment = path[i] as string;
+    const c = ruleAt(level, segment);
+    if (!c) {
+      // dotted output targets (a role binding's `identity.issuer`) make `identity` an output object
+      const composite = level.all.some((r) => r.v2.length > 1 && r.v2[0] === segment && !r.rule.hidden);
+      return composite ? 'output' : 'unknown';
     }
+    if (c.rule.output) return 'output';
+    const rest = path.length - i - 1;
+    if (rest === 0) return 'input';
+    if (c.children) {
+      level = c.children;
+      continue;
+    }
+    if (c.rule.type === 'map') return rest === 1 ? 'input' : 'unknown';
+    return c.rule.type === 'object' && !c.children ? 'input' : 'unknown';
   }
-  return violations.length > 0 ? { ok: false, violations } : { ok: true, mask: { kind: 'paths', paths: kept } };
+  return 'unknown';
+}
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The body value at a v2 path, each key read by its json or proto name. */
+export function bodyValue(body: Json, path: readonly string[]): unknown {
+  let cur: unknown = body;
+  for (const segment of path) {
+    if (!isObject(cur)) return undefined;
+    cur = Object.hasOwn(cur, segment) ? cur[segment] : Object.hasOwn(cur, snake(segment)) ? cur[snake(segment)] : undefined;
+  }
+  return cur;
+}
+
+/**
+ * The leaf paths of a body, as the gateway derives a mask from it: nested objects down to their
+ * leaves; lists, maps, objects taken whole and `{}` stop there. Unknown keys are violations; output
+ * fields are skipped (clients send whole resources back).
+ */
+function walkBody(body: Json, rules: CompiledRules, prefix: string[], out: { fields: MaskedField[]; violations: FieldViolation[] }): void {
+  for (const [key, value] of Object.entries(body)) {
+    const path = [...prefix, camelCase(key)];
+    const kind = pathKind(rules, path);
+    if (kind === 'unknown') out.violations.push({ field: path.join('.'), description: `unknown field "${path.join('.')}"` });
+    if (kind !== 'input') continue;
+    const c = ruleAt(nestedLevel(rules, prefix), path[path.length - 1] as string);
+    if (c?.children && isObject(value) && Object.keys(value).length > 0) walkBody(value, rules, path, out);
+    else out.fields.push({ path, value });
+  }
+}
+
+function nestedLevel(rules: CompiledRules, prefix: readonly string[]): CompiledRules {
+  let level = rules;
+  for (const segment of prefix) level = ruleAt(level, segment)?.children ?? level;
+  return level;
+}
+
+/**
+ * The fields a PATCH changes: `updateMask`/`update_mask` (comma-separated, camel or snake, dotted)
+ * names them, `*` names every writable field, and without a mask the keys present in the body do
+ * (`""`, `false` and `null` count as present). Unknown mask paths, and unknown body keys when the
+ * body is the mask, are violations; output paths are ignored. Returns a result, never throws.
+ */
+export function parseFieldMask(maskParam: string | undefined, body: Json, rules: CompiledRules): MaskResult {
+  const mask = maskParam?.trim() ?? '';
+  if (mask === '') {
+    const fromBody = { fields: [] as MaskedField[], violations: [] as FieldViolation[] };
+    walkBody(body, rules, [], fromBody);
+    return fromBody.violations.length > 0 ? { ok: false, violations: fromBody.violations } : { ok: true, fields: fromBody.fields };
+  }
+  // with a mask the body only supplies values: keys it does not name are ignored, as the gateway does
+  const violations: FieldViolation[] = [];
+  const paths =
+    mask === '*'
+      ? [...rules.inByV2.keys()].map((k) => [k])
+      : mask.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('.').map(camelCase));
+  const fields: MaskedField[] = [];
+  for (const path of paths) {
+    const kind = pathKind(rules, path);
+    if (kind === 'unknown') violations.push({ field: 'update_mask', description: `unknown field "${path.join('.')}"` });
+    else if (kind === 'input') fields.push({ path, value: bodyValue(body, path) });
+  }
+  return violations.length > 0 ? { ok: false, violations } : { ok: true, fields };
 }

@@ -21,6 +21,8 @@ describe('settings', () => {
         pageTokenSecret: undefined,
         listCacheTtlMs: 5_000,
         listCacheMaxBytes: 268_435_456,
+        lookupCacheTtlMs: 5_000,
+        metaStore: 'memory',
         bodyLimit: 1_048_576,
         logLevel: 'info',
         sim: { host: '127.0.0.1', port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },

@@ -92,7 +92,7 @@ describe('sorting and seeking', () => {
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ items: [{ n }], keyOf: () => [n], render: (i: Record<string, unknown>) => i, bytes: 10 });
+  const snapshot = (n: number) => ({ items: [{ n }], keyOf: () => [n], render: (_ctx: unknown, page: Record<string, unknown>[]) => page, bytes: 10 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;

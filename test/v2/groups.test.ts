@@ -3,6 +3,7 @@ import { A, A_TEAM, B, DEV_TOKEN, TOKENS, childUid } from '../support/fixtures.j
 import { type Answer, call } from '../support/emulator-harness.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { aipError, badRequest, preconditionFailure } from '../support/aip.js';
+import { anyTime } from '../support/matchers.js';
 
 const NAME_RULE = 'name must match "^[a-z0-9 ._-]{1,}$"';
 
@@ -20,7 +21,7 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const res = await v2('GET', `/iam/v2beta1/groups/${A}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: A, name: 'tenant-a', description: 'Tenant A', resourceLimits: { clusters: 1, idps: 1, repositories: 10 }, verified: false });
+    expect(res.body).toEqual({ uid: A, name: 'tenant-a', description: 'Tenant A', resourceLimits: { clusters: 1, idps: 1, repositories: 10 }, verified: false, createTime: anyTime(), updateTime: anyTime() });
     expect(await v1Stats()).toEqual({ total: 1, requests: { 'GET /iam/v1/groups': 1 } });
   });
 
@@ -56,7 +57,8 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
   it('Create under a parent in the path, and a root group with an empty parent', async () => {
     const res = await v2('POST', `/iam/v2beta1/groups/${A_TEAM}`, { body: { name: 'created', description: 'by v2', uid: 'ignored', unknownField: 1 } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: expect.stringMatching(new RegExp(`^${A_TEAM}/[0-9a-f]{16}$`)), name: 'created', description: 'by v2', resourceLimits: {}, verified: false });
+    expect(res.body).toEqual({ uid: expect.stringMatching(new RegExp(`^${A_TEAM}/[0-9a-f]{16}$`)), name: 'created', description: 'by v2', resourceLimits: {}, verified: false, createTime: anyTime(), updateTime: anyTime() });
+    expect(res.body.updateTime).toBe(res.body.createTime);
     const v1 = await call(env.h.url, 'GET', `/iam/v1/groups?id=${res.body.uid}`, { token: DEV_TOKEN });
     expect(v1.body.items[0]).toEqual({ id: res.body.uid, name: 'created', description: 'by v2', resourceLimits: {}, verified: false });
     const root = await v2('POST', '/iam/v2beta1/groups', { body: { name: 'new-org' }, token: TOKENS.carol });
@@ -120,7 +122,7 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     const created = await v2('POST', `/iam/v2beta1/groups/${B}`, { body: { name: 'patch-me', description: 'keep me' } });
     const res = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, { body: { name: 'patched' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: created.body.uid, name: 'patched', description: 'keep me', resourceLimits: {}, verified: false });
+    expect(res.body).toEqual({ uid: created.body.uid, name: 'patched', description: 'keep me', resourceLimits: {}, verified: false, createTime: created.body.createTime, updateTime: anyTime() });
     const masked = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}?updateMask=description`, { body: { name: 'ignored', description: 'new' } });
     expect(masked.body).toMatchObject({ name: 'patched', description: 'new' });
     const unknown = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, { body: { colour: 'blue' } });

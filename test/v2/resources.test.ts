@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, A_TEAM, ALICE, B, BOB, CAROL, CUSTOM_ROLE_A, DEV_TOKEN, REPO_A, childUid } from '../support/fixtures.js';
+import { A, A_TEAM, ALICE, B, BOB, CAROL, CUSTOM_ROLE_A, DEV_TOKEN, REPO_A, TOKENS, childUid } from '../support/fixtures.js';
 import { type Answer, call } from '../support/emulator-harness.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { aipError, badRequest } from '../support/aip.js';
@@ -44,12 +44,12 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('roles: CAP_* capabilities both ways', async () => {
     const got = await v2('GET', `/iam/v2beta1/roles/${CUSTOM_ROLE_A}`);
-    expect(got.body).toEqual({ uid: CUSTOM_ROLE_A, name: 'publisher', description: 'publishes', capabilities: ['CAP_REPO_LIST', 'CAP_TAG_CREATE'] });
+    expect(got.body).toEqual({ uid: CUSTOM_ROLE_A, name: 'publisher', description: 'publishes', capabilities: ['CAP_REPO_LIST', 'CAP_TAG_CREATE'], createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
     const builtIn = await v2('GET', `/iam/v2beta1/roles/${viewer}`);
     expect(builtIn.body).toMatchObject({ uid: viewer, name: 'viewer', description: 'Viewer Role (built-in)' });
     expect(builtIn.body.capabilities).toContain('CAP_IAM_GROUPS_LIST');
     const created = await v2('POST', `/iam/v2beta1/roles/${A}`, { name: 'auditor', capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_ADVISORIES_LIST'] });
-    expect(created.body).toEqual({ uid: expect.any(String), name: 'auditor', description: '', capabilities: ['CAP_ADVISORIES_LIST', 'CAP_IAM_GROUPS_LIST'] });
+    expect(created.body).toEqual({ uid: expect.any(String), name: 'auditor', description: '', capabilities: ['CAP_ADVISORIES_LIST', 'CAP_IAM_GROUPS_LIST'], createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
     expect((await v1('GET', `/iam/v1/roles?id=${created.body.uid}`)).body.items[0].capabilities).toEqual(['advisories.list', 'groups.list']);
     expect((await v2('DELETE', `/iam/v2beta1/roles/${created.body.uid}`)).body).toEqual({});
     expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).status).toBe(404);
@@ -57,17 +57,22 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
     expect(bad.body).toEqual(aipError(3, 'Invalid argument: capabilities: unknown capability "groups.list"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'capabilities', description: 'unknown capability "groups.list"' }])]));
   });
 
-  it('role bindings: create takes {identityUid, roleUid} and answers the spec shape; get; delete', async () => {
+  it('role bindings: create takes {identityUid, roleUid} and answers the hydrated spec shape in 3 v1 calls; get in 2; delete', async () => {
+    await env.h.emu.stats.reset();
     const created = await v2('POST', `/iam/v2beta1/roleBindings/${A_TEAM}`, { identityUid: CAROL, roleUid: CUSTOM_ROLE_A });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       uid: expect.stringMatching(new RegExp(`^${A_TEAM}/[0-9a-f]{16}$`)),
       group: { uid: A_TEAM, name: 'team', description: 'A team' },
-      identity: { uid: CAROL, issuer: 'https://issuer.example', subject: 'carol' },
+      identity: { uid: CAROL, name: 'carol', description: '', issuer: 'https://issuer.example', subject: 'carol' },
       role: { uid: CUSTOM_ROLE_A, name: 'publisher', description: 'publishes' },
       createTime: expect.stringMatching(MS),
     });
-    expect((await v2('GET', `/iam/v2beta1/roleBindings/${created.body.uid}`)).body).toEqual(created.body);
+    expect(env.h.emu.stats.snapshot().requests).toEqual({ [`POST /iam/v1/rolebindings/${A_TEAM}`]: 1, 'GET /iam/v1/rolebindings': 1, 'GET /iam/v1/identities': 1 });
+    // a Get by another caller: its own identity lookup (nothing is shared across callers)
+    env.h.emu.stats.reset();
+    expect((await call(env.proxy.url, 'GET', `/iam/v2beta1/roleBindings/${created.body.uid}`, { token: TOKENS.alice })).body).toEqual(created.body);
+    expect(env.h.emu.stats.snapshot().total).toBe(2);
     const missing = await v2('POST', `/iam/v2beta1/roleBindings/${A_TEAM}`, {});
     expect(missing.body).toEqual(
       aipError(3, 'Invalid argument: identityUid: identityUid is required; roleUid: roleUid is required', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
@@ -92,7 +97,7 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('account associations: the uid is the group', async () => {
     const created = await v2('POST', `/iam/v2beta1/accountAssociations/${A_TEAM}`, { name: 'accts', amazon: { account: '123456789012' } });
-    expect(created.body).toEqual({ uid: A_TEAM, name: 'accts', description: '', amazon: { account: '123456789012' } });
+    expect(created.body).toEqual({ uid: A_TEAM, name: 'accts', description: '', amazon: { account: '123456789012' }, createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
     expect((await v2('GET', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).body).toEqual(created.body);
     expect((await v2('DELETE', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).body).toEqual({});
     expect((await v2('GET', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).status).toBe(404);
@@ -123,7 +128,7 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('repos, tags, advisories: List and Get only, in their own domains', async () => {
     const repo = await v2('GET', `/registry/v2beta1/repos/${REPO_A}`);
-    expect(repo.body).toEqual({ uid: REPO_A, name: 'nginx', catalogTier: 'CATALOG_TIER_APPLICATION', bundles: ['application'], aliases: [], createTime: '2025-10-01T00:00:00.000Z', activeTags: [], description: '' });
+    expect(repo.body).toEqual({ uid: REPO_A, name: 'nginx', catalogTier: 'CATALOG_TIER_APPLICATION', bundles: ['application'], aliases: [], createTime: '2025-10-01T00:00:00.000Z', activeTags: [], description: '', updateTime: '2025-10-01T00:00:00.000Z' });
     const tag = await v2('GET', `/registry/v2beta1/tags/${childUid(REPO_A, 't-latest')}`);
     expect(tag.body).toEqual({ uid: childUid(REPO_A, 't-latest'), name: 'latest', digest: 'sha256:aaa', updateTime: '2026-05-01T00:00:00.000Z', deprecated: false, bundles: [] });
     const adv = await v2('GET', `/vulnerabilities/v2beta1/advisories/${childUid(A, 'adv-2')}`);

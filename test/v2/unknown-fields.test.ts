@@ -1,3 +1,4 @@
+import { anyTime } from '../support/matchers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
 import { A } from '../support/fixtures.js';
@@ -36,7 +37,7 @@ describe('fields the mapping does not know', () => {
 
   it('are shown on a read as v1 sent them', async () => {
     const res = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${STORED.id}`, { token: 't' });
-    expect(res.body).toEqual({ uid: STORED.id, name: 'grown', description: 'd', resourceLimits: { clusters: 3 }, verified: true, kind: 'ORG_KIND_CUSTOMER', status: 'ORG_STATUS_READY', billing: { plan: 'gold', seats: 12 }, labels: ['a', 'b'] });
+    expect(res.body).toEqual({ uid: STORED.id, name: 'grown', description: 'd', resourceLimits: { clusters: 3 }, verified: true, kind: 'ORG_KIND_CUSTOMER', status: 'ORG_STATUS_READY', billing: { plan: 'gold', seats: 12 }, labels: ['a', 'b'], createTime: anyTime(), updateTime: anyTime() });
   });
 
   it('go back untouched in the full-record PUT of a PATCH, with only the masked field changed', async () => {

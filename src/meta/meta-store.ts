@@ -1,0 +1,99 @@
+import { hash } from 'node:crypto';
+import type { Json } from '../translate/json-path.js';
+
+/** The times v1 does not keep, in epoch milliseconds. */
+export interface MetaTimes {
+  created: number;
+  updated: number;
+}
+
+/** What the store keeps per resource: the times, and a fingerprint of the v1 record they describe. */
+export interface MetaEntry extends MetaTimes {
+  /** hash of the v1 record last seen; `null` after a write through the proxy (the next read adopts its own) */
+  fingerprint: string | null;
+}
+
+/** A change to persist: an entry set, or one removed. */
+export type MetaChange = { key: string; entry: MetaEntry } | { key: string; removed: true };
+
+/** Where changes go beyond memory (a file, later a shared store); absent for `META_STORE=memory`. */
+export interface MetaJournal {
+  /** queues changes; `durable` waits until they are on disk (writes through the proxy) */
+  append(changes: readonly MetaChange[], durable: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The fingerprint of a v1 record: changes whenever any of its fields does. */
+export function fingerprintOf(record: Json): string {
+  return hash('sha1', JSON.stringify(record), 'base64');
+}
+
+/**
+ * createTime/updateTime for resources v1 keeps no times for: exact when the write went through the
+ * proxy, the time first seen otherwise, and `updated` moved when a read shows the record changed.
+ * One store per proxy: the times describe the resource, the same for every caller who may see it.
+ */
+export class MetaStore {
+  private readonly entries: Map<string, MetaEntry>;
+
+  constructor(
+    entries: Map<string, MetaEntry> = new Map(),
+    private readonly journal?: MetaJournal,
+    // a journal that cannot be written does not fail the request: v1 already has the change
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
+    this.entries = entries;
+  }
+
+  private async persist(changes: readonly MetaChange[], durable: boolean): Promise<void> {
+    try {
+      await this.journal?.append(changes, durable);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The times of records read from v1 (`since`: the record's own creation time, if v1 has one, as
+   * the start of an unseen record's history). Persisting first sightings is not waited for.
+   */
+  observe(seen: readonly { key: string; record: Json; since?: number | undefined }[], now: number): MetaTimes[] {
+    const changes: MetaChange[] = [];
+    const times = seen.map(({ key, record, since }) => {
+      const known = this.entries.get(key);
+      const fingerprint = fingerprintOf(record);
+      if (known && known.fingerprint === fingerprint) return known;
+      const entry: MetaEntry = known
+        ? { created: known.created, updated: known.fingerprint === null ? known.updated : Math.max(now, known.updated), fingerprint }
+        : { created: since ?? now, updated: since ?? now, fingerprint };
+      this.entries.set(key, entry);
+      changes.push({ key, entry });
+      return entry;
+    });
+    if (changes.length > 0) void this.persist(changes, false);
+    return times;
+  }
+
+  /** A create or update through the proxy, at `now`; waits until the journal has it. */
+  async written(key: string, now: number, created: boolean): Promise<MetaTimes> {
+    const known = this.entries.get(key);
+    const entry: MetaEntry = { created: created || !known ? now : known.created, updated: now, fingerprint: null };
+    this.entries.set(key, entry);
+    await this.persist([{ key, entry }], true);
+    return entry;
+  }
+
+  /** A delete through the proxy. */
+  async removed(key: string): Promise<void> {
+    if (!this.entries.delete(key)) return;
+    await this.persist([{ key, removed: true }], true);
+  }
+
+  async close(): Promise<void> {
+    await this.journal?.close();
+  }
+}
