@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseOrderBy } from '../list/order-by.js';
+import { pathKind } from '../update/field-mask.js';
 import { compileRules } from './compile-rules.js';
 import type { CapabilityTable, CompiledResource, CompiledRules, MetaFields } from './compiled-resource.js';
 import { MappingSchema } from './mapping-schema.js';
@@ -107,6 +108,9 @@ export function loadMappings(dir: string = DEFAULT_MAPPINGS_DIR): CompiledResour
     const order = parseOrderBy(undefined, mapping.list);
     if (!order.ok) throw new MappingError(`mapping ${file}: list.defaultOrder: ${order.violation.description}`);
     const rules = compileRules(mapping.fields);
+    for (const member of mapping.oneofs.flat()) {
+      if (pathKind(rules, member.split('.')) !== 'input') throw new MappingError(`mapping ${file}: oneofs: "${member}" is not a writable field`);
+    }
     resources.push({
       mapping,
       file,

@@ -95,6 +95,8 @@ export const MappingSchema = z.strictObject({
     aliases: z.record(z.string(), z.string()).default({}),
     filters: z.array(filterSchema).default([]),
   }),
+  /** groups of v2 paths of which a record holds at most one (proto oneofs): a PATCH setting one clears the others */
+  oneofs: z.array(z.array(fieldName).min(2)).default([]),
   /** objects of an item completed from another resource, looked up in one batched v1 call per page */
   hydrate: z
     .array(

@@ -7,6 +7,7 @@ import { v1Path } from '../translate/v1-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
+import { oneofSiblings } from '../update/oneof-siblings.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
 import { withWriteTimes } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
@@ -34,6 +35,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     if (!current) throw notFound(ctx, uid);
     const record: Json = structuredClone(current);
     for (const [field, from] of Object.entries(mapping.v1.writeBack)) record[field] = getPath(current, from.split('.'));
+    for (const path of oneofSiblings(mapping.oneofs, fields)) deletePath(record, v1Path(rules, path).path);
     for (const { path, value } of fields) {
       const target = v1Path(rules, path);
       // an absent or null value is the field's default: v1 resets an omitted field on PUT

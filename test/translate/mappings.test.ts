@@ -58,6 +58,16 @@ describe('mappings', () => {
     );
     expect(withMappings(replaceIn('iam/groups.yaml', 'resource: groups', 'resource: groups\n  bad: [indent'))).toThrow(/^mapping iam\/groups\.yaml: /);
     expect(withMappings((dir) => rmSync(join(dir, 'capabilities.yaml')))).toThrow(/capabilities\.yaml is missing/);
+    expect(withMappings(replaceIn('iam/groups.yaml', '{ v2: name, type: string, required: true', '{ v2: name, type: string, meta: created, required: true'))).toThrow(
+      'mapping iam/groups.yaml: fields: "name": a meta field must be a top-level output timestamp',
+    );
+    expect(withMappings(replaceIn('iam/role-bindings.yaml', 'from: identities', 'from: people'))).toThrow('mapping iam/role-bindings.yaml: hydrate: "people" is not a resource');
+    expect(withMappings(replaceIn('iam/role-bindings.yaml', 'fields: [name, description] }', 'fields: [name, shoeSize] }'))).toThrow(
+      'mapping iam/role-bindings.yaml: hydrate: "shoeSize" is not a field of identities',
+    );
+    expect(withMappings(replaceIn('iam/identities.yaml', '[claimMatch.issuer, claimMatch.issuerPattern]', '[claimMatch.issuer, claimMatch.colour]'))).toThrow(
+      'mapping iam/identities.yaml: oneofs: "claimMatch.colour" is not a writable field',
+    );
   });
 
   it('adding a resource that behaves like the others needs only a mapping file', () => {
