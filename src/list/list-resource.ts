@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from '../operations/operation-context.js';
 import { hydrateItems } from '../hydrate/hydrate-items.js';
-import { withTimes } from '../operations/resource-times.js';
+import { translateWithTimes } from '../operations/resource-times.js';
 import { fetchV1Collection } from '../operations/v1-records.js';
 import type { Json } from '../translate/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
@@ -17,7 +17,7 @@ import { v1KeyFn } from './v1-sort-keys.js';
 /** v1 records of a page in their v2 shape, with the times v1 does not keep. */
 function translatePage(ctx: OperationContext, records: Json[]): Json[] {
   const { rules, capabilities } = ctx.resource;
-  return withTimes(ctx, records).map((record) => toV2(record, rules, capabilities));
+  return translateWithTimes(ctx, records, (record) => toV2(record, rules, capabilities));
 }
 
 const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
@@ -60,9 +60,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
     if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, bytes };
     const keyOf = v2KeyFn(order.keys);
-    const items = withTimes(ctx, fetched.items)
-      .map((record) => toV2(record, rules, capabilities))
-      .filter((item) => plan.predicates.every((p) => p(item)));
+    const items = translateWithTimes(ctx, fetched.items, (record) => toV2(record, rules, capabilities)).filter((item) => plan.predicates.every((p) => p(item)));
     return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, bytes };
   });
 

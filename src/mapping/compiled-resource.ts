@@ -23,7 +23,7 @@ export interface CapabilityTable {
   toV1: ReadonlyMap<string, string>;
 }
 
-/** Where the side store's times go in a v1 record (before translation), and where v1's own creation time is. */
+/** The v2 fields the side store's times fill, and where v1 keeps its own creation time, if it does. */
 export interface MetaFields {
   created?: string;
   updated?: string;

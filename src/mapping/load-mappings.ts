@@ -55,7 +55,7 @@ function metaFieldsOf(file: string, rules: CompiledRules): MetaFields | undefine
     if (c.v2.length !== 1 || c.v1.length !== 1 || c.rule.type !== 'timestamp' || !c.rule.output) {
       throw new MappingError(`mapping ${file}: fields: "${c.rule.v2}": a meta field must be a top-level output timestamp`);
     }
-    meta[kind] = c.v1[0] as string;
+    meta[kind] = c.v2[0] as string;
   }
   if (!meta.created && !meta.updated) return undefined;
   const own = rules.all.find((c) => c.rule.v2 === 'createTime' && !c.rule.meta && c.rule.type === 'timestamp');

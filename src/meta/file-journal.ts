@@ -1,6 +1,6 @@
 import { type FileHandle, open, readFile, rename, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { MetaChange, MetaEntry, MetaJournal } from './meta-store.js';
+import { type MetaChange, type MetaEntry, type MetaJournal, metaEntry } from './meta-store.js';
 
 /** One journal line: an entry set (`c`, `u`, `f`) or removed (`d`). */
 type Line = { k: string; c: number; u: number; f: string | null } | { k: string; d: 1 };
@@ -80,7 +80,7 @@ export async function openFileJournal(path: string): Promise<OpenedJournal> {
     const line = parseLine(raw);
     if (!line) skipped += 1;
     else if ('d' in line) entries.delete(line.k);
-    else entries.set(line.k, { created: line.c, updated: line.u, fingerprint: line.f });
+    else entries.set(line.k, metaEntry(line.c, line.u, line.f));
   }
   if (complete < Buffer.byteLength(text)) await truncate(path, Buffer.byteLength(text.slice(0, complete)));
   if (skipped > 0 || lines > 2 * entries.size + 1000) {

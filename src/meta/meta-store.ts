@@ -1,16 +1,22 @@
 import { hash } from 'node:crypto';
 import type { Json } from '../translate/json-path.js';
 
-/** The times v1 does not keep, in epoch milliseconds. */
+/** The times v1 does not keep, in epoch milliseconds and as v2 shows them (kept, not formatted per read). */
 export interface MetaTimes {
   created: number;
   updated: number;
+  createdText: string;
+  updatedText: string;
 }
 
 /** What the store keeps per resource: the times, and a fingerprint of the v1 record they describe. */
 export interface MetaEntry extends MetaTimes {
   /** hash of the v1 record last seen; `null` after a write through the proxy (the next read adopts its own) */
   fingerprint: string | null;
+}
+
+export function metaEntry(created: number, updated: number, fingerprint: string | null): MetaEntry {
+  return { created, updated, fingerprint, createdText: new Date(created).toISOString(), updatedText: new Date(updated).toISOString() };
 }
 
 /** A change to persist: an entry set, or one removed. */
@@ -67,9 +73,9 @@ export class MetaStore {
       const known = this.entries.get(key);
       const fingerprint = fingerprintOf(record);
       if (known && known.fingerprint === fingerprint) return known;
-      const entry: MetaEntry = known
-        ? { created: known.created, updated: known.fingerprint === null ? known.updated : Math.max(now, known.updated), fingerprint }
-        : { created: since ?? now, updated: since ?? now, fingerprint };
+      const entry = known
+        ? metaEntry(known.created, known.fingerprint === null ? known.updated : Math.max(now, known.updated), fingerprint)
+        : metaEntry(since ?? now, since ?? now, fingerprint);
       this.entries.set(key, entry);
       changes.push({ key, entry });
       return entry;
@@ -81,7 +87,7 @@ export class MetaStore {
   /** A create or update through the proxy, at `now`; waits until the journal has it. */
   async written(key: string, now: number, created: boolean): Promise<MetaTimes> {
     const known = this.entries.get(key);
-    const entry: MetaEntry = { created: created || !known ? now : known.created, updated: now, fingerprint: null };
+    const entry = metaEntry(created || !known ? now : known.created, now, null);
     this.entries.set(key, entry);
     await this.persist([{ key, entry }], true);
     return entry;

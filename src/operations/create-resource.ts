@@ -6,7 +6,7 @@ import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, objectBody, validateInput } from '../translate/validate-input.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
-import { withWriteTimes } from './resource-times.js';
+import { translateWritten } from './resource-times.js';
 import { callV1, writeResult } from './v1-records.js';
 
 /**
@@ -30,8 +30,8 @@ export async function createResource(ctx: OperationContext, parent: string, rawB
     throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} create answer`);
   }
   const uid = created[mapping.v1.key] as string;
-  const record = await withWriteTimes(ctx, uid, await writeResult(ctx, uid, created), true);
+  const record = await translateWritten(ctx, uid, await writeResult(ctx, uid, created), true, (r) => toV2(r, rules, capabilities));
   afterWrite(ctx);
-  const [item] = await hydrateItems(ctx, [toV2(record, rules, capabilities)]);
+  const [item] = await hydrateItems(ctx, [record]);
   return item as Json;
 }

@@ -2,14 +2,14 @@ import { hydrateItems } from '../hydrate/hydrate-items.js';
 import type { Json } from '../translate/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import type { OperationContext } from './operation-context.js';
-import { withTimes } from './resource-times.js';
+import { translateWithTimes } from './resource-times.js';
 import { findV1, notFound } from './v1-records.js';
 
 /** `GET …/{uid}`: the v1 List with the uid filter, translated and completed; nothing found → NOT_FOUND. */
 export async function getResource(ctx: OperationContext, uid: string): Promise<Json> {
   const record = await findV1(ctx, uid);
   if (!record) throw notFound(ctx, uid);
-  const [timed] = withTimes(ctx, [record]);
-  const [item] = await hydrateItems(ctx, [toV2(timed as Json, ctx.resource.rules, ctx.resource.capabilities)]);
-  return item as Json;
+  const { rules, capabilities } = ctx.resource;
+  const item = await hydrateItems(ctx, translateWithTimes(ctx, [record], (r) => toV2(r, rules, capabilities)));
+  return item[0] as Json;
 }

@@ -1,6 +1,6 @@
+import type { MetaTimes } from '../meta/meta-store.js';
 import { normalizeTimestamp } from '../translate/timestamp.js';
 import { type Json, getPath } from '../translate/json-path.js';
-import type { MetaTimes } from '../meta/meta-store.js';
 import type { OperationContext } from './operation-context.js';
 
 const keyOf = (ctx: OperationContext, uid: unknown) => `${ctx.resource.mapping.resource}|${String(uid)}`;
@@ -13,30 +13,33 @@ function sinceOf(ctx: OperationContext, record: Json): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** A copy of the record with the side store's times where the mapping reads them (the record itself is left as v1 sent it). */
-function stamped(ctx: OperationContext, record: Json, times: MetaTimes): Json {
+/** Sets the side store's times on a v2 item, over anything v1 may have sent under those names. */
+function stamp(ctx: OperationContext, item: Json, times: MetaTimes): Json {
   const fields = ctx.resource.meta;
-  const out: Json = { ...record };
-  if (fields?.created) out[fields.created] = new Date(times.created).toISOString();
-  if (fields?.updated) out[fields.updated] = new Date(times.updated).toISOString();
-  return out;
+  if (fields?.created) item[fields.created] = times.createdText;
+  if (fields?.updated) item[fields.updated] = times.updatedText;
+  return item;
 }
 
-/** Records read from v1, with the times v1 does not keep (first seen, or moved on a change). */
-export function withTimes(ctx: OperationContext, records: readonly Json[]): Json[] {
-  if (!ctx.resource.meta) return records as Json[];
+/**
+ * v1 records read from v1, translated (`translate`), with the times v1 does not keep: first seen,
+ * or moved when the record changed since the last read.
+ */
+export function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Json[] {
+  if (!ctx.resource.meta) return records.map(translate);
   const key = ctx.resource.mapping.v1.key;
   const times = ctx.meta.observe(
     records.map((record) => ({ key: keyOf(ctx, record[key]), record, since: sinceOf(ctx, record) })),
     ctx.now(),
   );
-  return records.map((record, i) => stamped(ctx, record, times[i] as MetaTimes));
+  return records.map((record, i) => stamp(ctx, translate(record), times[i] as MetaTimes));
 }
 
-/** A record written through the proxy: its times are exact, and the next read adopts its fingerprint. */
-export async function withWriteTimes(ctx: OperationContext, uid: string, record: Json, created: boolean): Promise<Json> {
-  if (!ctx.resource.meta) return record;
-  return stamped(ctx, record, await ctx.meta.written(keyOf(ctx, uid), ctx.now(), created));
+/** A record written through the proxy, translated: its times are exact, and the next read adopts its fingerprint. */
+export async function translateWritten(ctx: OperationContext, uid: string, record: Json, created: boolean, translate: (record: Json) => Json): Promise<Json> {
+  const item = translate(record);
+  if (!ctx.resource.meta) return item;
+  return stamp(ctx, item, await ctx.meta.written(keyOf(ctx, uid), ctx.now(), created));
 }
 
 export async function forgetTimes(ctx: OperationContext, uid: string): Promise<void> {

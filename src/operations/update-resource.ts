@@ -9,7 +9,7 @@ import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
 import { oneofSiblings } from '../update/oneof-siblings.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
-import { withWriteTimes } from './resource-times.js';
+import { translateWritten } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
 
 /**
@@ -44,9 +44,9 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     }
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
-    const result = await withWriteTimes(ctx, uid, await writeResult(ctx, uid, written), false);
+    const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));
     afterWrite(ctx);
-    const [item] = await hydrateItems(ctx, [toV2(result, rules, capabilities)]);
+    const [item] = await hydrateItems(ctx, [result]);
     return item as Json;
   });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileJournal } from '../../src/meta/file-journal.js';
-import { MetaStore } from '../../src/meta/meta-store.js';
+import { MetaStore, metaEntry } from '../../src/meta/meta-store.js';
 import { openMetaStore } from '../../src/meta/open-meta-store.js';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
@@ -13,7 +13,9 @@ const journalPath = () => join(mkdtempSync(join(tmpdir(), 'v2proxy-meta-')), 'me
 describe('MetaStore', () => {
   it('first sight sets both times; the same record keeps them; a changed record moves updated only', () => {
     const store = new MetaStore();
-    expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0)).toEqual([{ created: T0, updated: T0, fingerprint: expect.any(String) }]);
+    expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0)).toEqual([
+      { created: T0, updated: T0, fingerprint: expect.any(String), createdText: '2026-11-01T00:00:00.000Z', updatedText: '2026-11-01T00:00:00.000Z' },
+    ]);
     expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0 + 1000)[0]).toMatchObject({ created: T0, updated: T0 });
     expect(store.observe([{ key: 'groups|g', record: rec('b') }], T0 + 2000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
     expect(store.observe([{ key: 'groups|g', record: rec('b') }], T0 + 3000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
@@ -59,7 +61,7 @@ describe('file journal (META_STORE=file:<path>)', () => {
     const opened = await openFileJournal(path);
     expect([...opened.entries.keys()]).toEqual(['groups|a']);
     expect(opened.skipped).toBe(0);
-    await opened.journal.append([{ key: 'groups|c', entry: { created: T0, updated: T0, fingerprint: null } }], true);
+    await opened.journal.append([{ key: 'groups|c', entry: metaEntry(T0, T0, null) }], true);
     await opened.journal.close();
     expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).k)).toEqual(['groups|a', 'groups|c']);
   });
@@ -80,7 +82,7 @@ describe('file journal (META_STORE=file:<path>)', () => {
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ k: 'groups|a', c: 1, u: i, f: null })).join('\n');
     writeFileSync(path, `${lines}\n`);
     const opened = await openFileJournal(path);
-    expect(opened.entries.get('groups|a')).toEqual({ created: 1, updated: 2999, fingerprint: null });
+    expect(opened.entries.get('groups|a')).toMatchObject({ created: 1, updated: 2999, fingerprint: null });
     await opened.journal.close();
     expect(readFileSync(path, 'utf8')).toBe('{"k":"groups|a","c":1,"u":2999,"f":null}\n');
   });
