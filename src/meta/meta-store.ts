@@ -15,8 +15,19 @@ export interface MetaEntry extends MetaTimes {
   fingerprint: string | null;
 }
 
+// The records of one read share one `now`: the text of the last instant formatted is kept.
+let lastInstant = Number.NaN;
+let lastText = '';
+function textOf(ms: number): string {
+  if (ms !== lastInstant) {
+    lastText = new Date(ms).toISOString();
+    lastInstant = ms;
+  }
+  return lastText;
+}
+
 export function metaEntry(created: number, updated: number, fingerprint: string | null): MetaEntry {
-  return { created, updated, fingerprint, createdText: new Date(created).toISOString(), updatedText: new Date(updated).toISOString() };
+  return { created, updated, fingerprint, createdText: textOf(created), updatedText: textOf(updated) };
 }
 
 /** A change to persist: an entry set, or one removed. */
