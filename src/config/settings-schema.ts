@@ -17,6 +17,15 @@ const positiveInt = (max: number) =>
     .min(1, { error: 'must be at least 1' })
     .max(max, { error: `must be at most ${max}` });
 
+/** A cache lifetime in milliseconds: 0 (no reuse) to ten minutes, 5 s by default. */
+const cacheTtlMs = () =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must not be negative' })
+    .max(600_000, { error: 'must be at most 600000' })
+    .default(5_000);
+
 /**
  * Every setting, by its environment variable name. Values come from the environment, or from the JSON
  * file named by CONFIG (the environment wins). Empty values count as unset.
@@ -37,20 +46,8 @@ export const SettingsSchema = z.object({
     .min(16, { error: 'must be at least 16 characters' })
     .optional()
     .describe('secret that seals page tokens (default: random per process, with a warning)'),
-  LIST_CACHE_TTL_MS: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int({ error: 'must be a whole number' })
-    .min(0, { error: 'must not be negative' })
-    .max(600_000, { error: 'must be at most 600000' })
-    .default(5_000)
-    .describe('how long a caller\'s list snapshot is reused, in milliseconds (0 = no reuse)'),
-  LOOKUP_CACHE_TTL_MS: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int({ error: 'must be a whole number' })
-    .min(0, { error: 'must not be negative' })
-    .max(600_000, { error: 'must be at most 600000' })
-    .default(5_000)
-    .describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
+  LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0 = no reuse)"),
+  LOOKUP_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
   META_STORE: text
     .regex(/^(memory|file:.+)$/, { error: 'must be memory or file:<path>' })
     .default('memory')

@@ -37,7 +37,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   if (!order.ok) throw ApiError.invalidArgument([order.violation]);
 
   const binding = PageTokenCodec.bindingOf([mapping.resource, plan.signature, order.canonical, ctx.caller]);
-  const now = ctx.lists.now();
+  const now = ctx.now();
   let after: KeyValue[] | undefined;
   if (page.params.pageToken !== '') {
     const opened = ctx.lists.tokens.open(page.params.pageToken, binding, now);

@@ -15,7 +15,7 @@ export interface OperationContext {
   /** serializes read-modify-writes per uid (one per app) */
   locks: KeyedLock;
   /** list snapshots and page tokens (one per app) */
-  lists: { cache: SnapshotCache; tokens: PageTokenCodec; now: () => number };
+  lists: { cache: SnapshotCache; tokens: PageTokenCodec };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
   /** every resource, by name (lookups of one resource from another) */
@@ -24,6 +24,7 @@ export interface OperationContext {
   lookups: LookupCache;
   /** the times v1 does not keep (one per app) */
   meta: MetaStore;
+  /** the clock of page tokens and synthesized times */
   now: () => number;
 }
 

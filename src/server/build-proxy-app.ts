@@ -83,7 +83,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const lists = {
     cache: new SnapshotCache({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
-    now: opts.now ?? Date.now,
   };
   let meta = opts.meta;
   if (!meta) {
@@ -99,7 +98,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     resources: new Map(resources.map((r) => [r.mapping.resource, r])),
     lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
     meta,
-    now: lists.now,
+    now: opts.now ?? Date.now,
   });
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;

@@ -17,6 +17,17 @@ function ruleAt(level: CompiledRules, segment: string): CompiledRule | undefined
   return level.all.find((c) => c.v2.length === 1 && c.v2[0] === segment && !c.rule.hidden);
 }
 
+/** One segment of a v2 path at one level of the rules: the writable rule it names, or why not. */
+function step(level: CompiledRules, segment: string): CompiledRule | 'output' | 'unknown' {
+  const c = ruleAt(level, segment);
+  if (!c) {
+    // dotted output targets (a role binding's `identity.issuer`) make `identity` an output object
+    const composite = level.all.some((r) => r.v2.length > 1 && r.v2[0] === segment && !r.rule.hidden);
+    return composite ? 'output' : 'unknown';
+  }
+  return c.rule.output ? 'output' : c;
+}
+
 /**
  * Resolves a v2 path against the rules: nested rules are closed (their keys are the known ones), a
  * map may be addressed by one key (AIP-161), and an object with no nested rules is taken whole.
@@ -24,14 +35,8 @@ function ruleAt(level: CompiledRules, segment: string): CompiledRule | undefined
 export function pathKind(rules: CompiledRules, path: readonly string[]): PathKind {
   let level: CompiledRules = rules;
   for (let i = 0; i < path.length; i += 1) {
-    const segment = path[i] as string;
-    const c = ruleAt(level, segment);
-    if (!c) {
-      // dotted output targets (a role binding's `identity.issuer`) make `identity` an output object
-      const composite = level.all.some((r) => r.v2.length > 1 && r.v2[0] === segment && !r.rule.hidden);
-      return composite ? 'output' : 'unknown';
-    }
-    if (c.rule.output) return 'output';
+    const c = step(level, path[i] as string);
+    if (typeof c === 'string') return c;
     const rest = path.length - i - 1;
     if (rest === 0) return 'input';
     if (c.children) {
@@ -39,7 +44,7 @@ export function pathKind(rules: CompiledRules, path: readonly string[]): PathKin
       continue;
     }
     if (c.rule.type === 'map') return rest === 1 ? 'input' : 'unknown';
-    return c.rule.type === 'object' && !c.children ? 'input' : 'unknown';
+    return c.rule.type === 'object' ? 'input' : 'unknown';
   }
   return 'unknown';
 }
@@ -61,22 +66,15 @@ export function bodyValue(body: Json, path: readonly string[]): unknown {
  * leaves; lists, maps, objects taken whole and `{}` stop there. Unknown keys are violations; output
  * fields are skipped (clients send whole resources back).
  */
-function walkBody(body: Json, rules: CompiledRules, prefix: string[], out: { fields: MaskedField[]; violations: FieldViolation[] }): void {
+function walkBody(body: Json, level: CompiledRules, prefix: string[], out: { fields: MaskedField[]; violations: FieldViolation[] }): void {
   for (const [key, value] of Object.entries(body)) {
     const path = [...prefix, camelCase(key)];
-    const kind = pathKind(rules, path);
-    if (kind === 'unknown') out.violations.push({ field: path.join('.'), description: `unknown field "${path.join('.')}"` });
-    if (kind !== 'input') continue;
-    const c = ruleAt(nestedLevel(rules, prefix), path[path.length - 1] as string);
-    if (c?.children && isObject(value) && Object.keys(value).length > 0) walkBody(value, rules, path, out);
+    const c = step(level, path[path.length - 1] as string);
+    if (c === 'unknown') out.violations.push({ field: path.join('.'), description: `unknown field "${path.join('.')}"` });
+    if (typeof c === 'string') continue;
+    if (c.children && isObject(value) && Object.keys(value).length > 0) walkBody(value, c.children, path, out);
     else out.fields.push({ path, value });
   }
-}
-
-function nestedLevel(rules: CompiledRules, prefix: readonly string[]): CompiledRules {
-  let level = rules;
-  for (const segment of prefix) level = ruleAt(level, segment)?.children ?? level;
-  return level;
 }
 
 /**

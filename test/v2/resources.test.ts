@@ -3,8 +3,9 @@ import { A, A_TEAM, ALICE, B, BOB, CAROL, CUSTOM_ROLE_A, DEV_TOKEN, REPO_A, TOKE
 import { type Answer, call } from '../support/emulator-harness.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { aipError, badRequest } from '../support/aip.js';
+import { TIME_PATTERN } from '../support/matchers.js';
 
-const MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const MS = TIME_PATTERN;
 
 describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
   let env: ProxyOnEmulator;
