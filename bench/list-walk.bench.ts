@@ -21,7 +21,8 @@ const hex = (label: string, n: number) => createHash('sha256').update(label).dig
 function seedFile(n: number): { file: string; org: string; tokens: string[] } {
   const org = hex(`bench-org-${n}`, 40);
   const groups: Record<string, unknown>[] = [{ id: org, name: 'bench-org' }];
-  for (let i = 0; i < n; i += 1) groups.push({ id: `${org}/${hex(`g${i}`, 16)}`, name: `group-${String(i).padStart(6, '0')}`, description: `benchmark group ${i}` });
+  for (let i = 0; i < n; i += 1)
+    groups.push({ id: `${org}/${hex(`g${i}`, 16)}`, name: `group-${String(i).padStart(6, '0')}`, description: `benchmark group ${i}` });
   const tokens: string[] = [];
   const identities: Record<string, unknown>[] = [];
   const rolebindings: Record<string, unknown>[] = [];
@@ -112,7 +113,11 @@ async function measure(n: number): Promise<Row> {
         let seen = 0;
         let p = 0;
         do {
-          const page = await getJson(through, `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}${token ? `&page_token=${token}` : ''}`, tokens[r] as string);
+          const page = await getJson(
+            through,
+            `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}${token ? `&page_token=${token}` : ''}`,
+            tokens[r] as string,
+          );
           if (p === 0) firstPage = JSON.stringify(page);
           seen += (page.groups as unknown[]).length;
           token = page.nextPageToken as string;
@@ -153,7 +158,9 @@ async function main(): Promise<void> {
     console.log(
       `HTTP floor at 50k = ${large.floorMs.toFixed(1)} ms = ${(large.floorMs / large.directMs).toFixed(2)} × the direct call: ${large.pages} bare round trips of one page, no proxy work`,
     );
-    console.log(`proxy walk / (direct v1 call + HTTP floor) at 50k = ${(large.walkMs / (large.directMs + large.floorMs)).toFixed(2)} (1.00 = no cost beyond the v1 call and the round trips)`);
+    console.log(
+      `proxy walk / (direct v1 call + HTTP floor) at 50k = ${(large.walkMs / (large.directMs + large.floorMs)).toFixed(2)} (1.00 = no cost beyond the v1 call and the round trips)`,
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
-import { isObject } from '../translate/json-path.js';
+import { isObject } from '../json/json-path.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
 

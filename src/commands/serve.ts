@@ -25,7 +25,7 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
       });
   const v1BaseUrl = settings.v1BaseUrl ?? (emulator as RunningEmulator).url;
   const resolved = resolveSettings(settings, v1BaseUrl, settings.port);
-  let app;
+  let app: Awaited<ReturnType<typeof buildProxyApp>>;
   try {
     app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream } : {});
     await app.listen({ host: settings.host, port: settings.port });

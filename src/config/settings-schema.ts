@@ -7,9 +7,7 @@ const port = () =>
     .int({ error: `must be a whole number` })
     .min(0, { error: `must be a port number (0-65535)` })
     .max(65535, { error: `must be a port number (0-65535)` });
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .transform((u) => u.replace(/\/+$/, ''));
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 const positiveInt = (max: number) =>
   z.coerce
     .number({ error: 'must be a whole number' })
@@ -38,7 +36,9 @@ export const SettingsSchema = z.object({
   V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (default V1_BASE_URL)'),
   V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
   V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one v1 call, in milliseconds'),
-  BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(1024 * 1024).describe('largest request body accepted, in bytes'),
+  BODY_LIMIT: positiveInt(64 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe('largest request body accepted, in bytes'),
   V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
     .default(256 * 1024 * 1024)
     .describe('largest v1 answer the proxy reads, in bytes'),
@@ -71,7 +71,10 @@ export const SettingsSchema = z.object({
   SIM_TRUSTED_ISSUERS: text
     .default('')
     .transform((v, ctx) => {
-      const issuers = v.split(',').map((s) => s.trim()).filter(Boolean);
+      const issuers = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       for (const issuer of issuers) {
         if (!z.url({ protocol: /^https?$/ }).safeParse(issuer).success) {
           ctx.addIssue({ code: 'custom', message: `"${issuer}" is not an http(s) URL` });

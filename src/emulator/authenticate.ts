@@ -16,10 +16,7 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /** Resolves `Authorization: Bearer …` to a caller: the dev token, a seed-file static token, or an STS-minted JWT. */
-export async function authenticate(
-  header: string | undefined,
-  opts: { devToken: string; store: Store; tokens: ApiTokens; audience: string },
-): Promise<Caller> {
+export async function authenticate(header: string | undefined, opts: { devToken: string; store: Store; tokens: ApiTokens; audience: string }): Promise<Caller> {
   const token = bearerOf(header);
   if (token === undefined) throw unauthenticated('missing bearer token');
   if (sameSecret(token, opts.devToken)) return { kind: 'superuser' };

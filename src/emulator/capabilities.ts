@@ -30,9 +30,7 @@ export function isCapability(name: string): boolean {
 
 const LIST = ALL_CAPABILITIES.filter((c) => c.endsWith('.list'));
 const EDIT_FAMILIES = ['groups', 'identity', 'repo', 'tag', 'manifest', 'advisories'];
-const EDIT = ALL_CAPABILITIES.filter(
-  (c) => EDIT_FAMILIES.some((f) => c.startsWith(`${f}.`)) && !c.endsWith('.approve'),
-);
+const EDIT = ALL_CAPABILITIES.filter((c) => EDIT_FAMILIES.some((f) => c.startsWith(`${f}.`)) && !c.endsWith('.approve'));
 
 export interface BuiltInRole {
   id: string;

@@ -3,8 +3,7 @@ import { BUILT_IN_ROLES } from './capabilities.js';
 import type { Seed } from './seed-loader.js';
 
 // Demo uids are derived from labels, so the demo organization has the same uid on every start.
-const hex = (label: string, length: number) =>
-  createHash('sha256').update(`v2proxy-demo/${label}`).digest('hex').slice(0, length);
+const hex = (label: string, length: number) => createHash('sha256').update(`v2proxy-demo/${label}`).digest('hex').slice(0, length);
 const root = (label: string) => hex(label, 40);
 const child = (parent: string, label: string) => `${parent}/${hex(label, 16)}`;
 
@@ -40,11 +39,28 @@ export const DEMO_SEED: Seed = {
     { id: security, name: 'security', description: 'Security team' },
   ],
   roles: [
-    { id: releaseManager, name: 'release-manager', description: 'Publishes repos and tags', capabilities: ['repo.list', 'repo.update', 'tag.list', 'tag.create', 'tag.update'] },
+    {
+      id: releaseManager,
+      name: 'release-manager',
+      description: 'Publishes repos and tags',
+      capabilities: ['repo.list', 'repo.update', 'tag.list', 'tag.create', 'tag.update'],
+    },
   ],
   identities: [
-    { id: ciBot, name: 'ci-bot', description: 'CI pipeline', claimMatch: { issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:demo/app:ref:refs/heads/main' }, createdAt: '2026-01-05T10:00:00Z' },
-    { id: deployer, name: 'deployer', description: 'Deploys to production', claimMatch: { issuer: 'https://accounts.google.com', subject: '1234567890' }, createdAt: '2026-02-11T09:30:00.250Z' },
+    {
+      id: ciBot,
+      name: 'ci-bot',
+      description: 'CI pipeline',
+      claimMatch: { issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:demo/app:ref:refs/heads/main' },
+      createdAt: '2026-01-05T10:00:00Z',
+    },
+    {
+      id: deployer,
+      name: 'deployer',
+      description: 'Deploys to production',
+      claimMatch: { issuer: 'https://accounts.google.com', subject: '1234567890' },
+      createdAt: '2026-02-11T09:30:00.250Z',
+    },
     { id: scanner, name: 'scanner', description: 'Vulnerability scanner', servicePrincipal: 'TENANT_SCANNER' },
   ],
   rolebindings: [
@@ -53,12 +69,35 @@ export const DEMO_SEED: Seed = {
     { id: child(DEMO_ORG, 'rb-ci-release'), identity: ciBot, role: releaseManager },
   ],
   identityProviders: [
-    { id: child(DEMO_ORG, 'idp-okta'), name: 'okta', description: 'Company SSO', defaultRole: viewer, oidc: { issuer: 'https://demo.okta.example', clientId: 'demo-client', clientSecret: 'demo-secret', additionalScopes: ['email'] } },
+    {
+      id: child(DEMO_ORG, 'idp-okta'),
+      name: 'okta',
+      description: 'Company SSO',
+      defaultRole: viewer,
+      oidc: { issuer: 'https://demo.okta.example', clientId: 'demo-client', clientSecret: 'demo-secret', additionalScopes: ['email'] },
+    },
   ],
   account_associations: [{ group: DEMO_ORG, name: 'demo-accounts', description: 'Cloud accounts', amazon: { account: '123456789012' } }],
-  group_invites: [{ id: child(DEMO_ORG, 'invite-1'), role: viewer, email: 'new.hire@example.com', singleUse: true, createdAt: '2026-03-01T12:00:00Z', expiration: '2030-03-08T12:00:00Z' }],
+  group_invites: [
+    {
+      id: child(DEMO_ORG, 'invite-1'),
+      role: viewer,
+      email: 'new.hire@example.com',
+      singleUse: true,
+      createdAt: '2026-03-01T12:00:00Z',
+      expiration: '2030-03-08T12:00:00Z',
+    },
+  ],
   repos: [
-    { id: nginx, name: 'nginx', catalogTier: 'APPLICATION', bundles: ['application'], aliases: ['nginx:latest'], description: 'Minimal nginx image', createTime: '2025-11-02T08:00:00Z' },
+    {
+      id: nginx,
+      name: 'nginx',
+      catalogTier: 'APPLICATION',
+      bundles: ['application'],
+      aliases: ['nginx:latest'],
+      description: 'Minimal nginx image',
+      createTime: '2025-11-02T08:00:00Z',
+    },
     { id: python, name: 'python', catalogTier: 'BASE', bundles: ['base'], description: 'Python runtime', createTime: '2025-12-14T08:00:00.500Z' },
     { id: node, name: 'node', catalogTier: 'BASE', description: 'Node.js runtime' },
   ],
@@ -86,7 +125,13 @@ export const DEMO_SEED: Seed = {
       updatedAt: '2026-02-03T00:00:00Z',
       events: [
         { id: child(child(DEMO_ORG, 'adv-1'), 'ev-1'), timestamp: '2026-02-01T00:00:00Z', author: 'scanner', status: 'APPROVED', detection: { manual: {} } },
-        { id: child(child(DEMO_ORG, 'adv-1'), 'ev-2'), timestamp: '2026-02-03T00:00:00Z', author: 'security@demo.example', status: 'APPROVED', fixed: { fixedVersion: '3.4.1-r0' } },
+        {
+          id: child(child(DEMO_ORG, 'adv-1'), 'ev-2'),
+          timestamp: '2026-02-03T00:00:00Z',
+          author: 'security@demo.example',
+          status: 'APPROVED',
+          fixed: { fixedVersion: '3.4.1-r0' },
+        },
       ],
     },
     {
@@ -99,7 +144,15 @@ export const DEMO_SEED: Seed = {
       author: 'security@demo.example',
       createdAt: '2026-03-10T00:00:00Z',
       updatedAt: '2026-03-10T00:00:00Z',
-      events: [{ id: child(child(DEMO_ORG, 'adv-2'), 'ev-1'), timestamp: '2026-03-10T00:00:00Z', author: 'scanner', status: 'PENDING', pendingUpstreamFix: { note: 'waiting for upstream' } }],
+      events: [
+        {
+          id: child(child(DEMO_ORG, 'adv-2'), 'ev-1'),
+          timestamp: '2026-03-10T00:00:00Z',
+          author: 'scanner',
+          status: 'PENDING',
+          pendingUpstreamFix: { note: 'waiting for upstream' },
+        },
+      ],
     },
   ],
 };

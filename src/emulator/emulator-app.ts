@@ -83,12 +83,7 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
   return { app, stats };
 }
 
-function addCollection(
-  table: MethodTable,
-  def: AnyCollection,
-  store: Store,
-  caller: (authorization: string | undefined) => Promise<Ctx>,
-): void {
+function addCollection(table: MethodTable, def: AnyCollection, store: Store, caller: (authorization: string | undefined) => Promise<Ctx>): void {
   const map = store[def.name] as Map<string, unknown>;
   const cap = def.capability;
   const visible = (r: unknown, ctx: Ctx) => (def.visible ? def.visible(r, ctx) : ctx.access.can(`${cap}.list`, def.keyOf(r)));

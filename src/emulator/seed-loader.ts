@@ -44,9 +44,7 @@ export function storeFromSeed(seed: Seed, now: number): Store {
     const records = seed[def.name] ?? [];
     const keyField = def.name === 'account_associations' ? 'group' : 'id';
     // Parents first: a group's parent group must exist before it does.
-    const ordered = records
-      .map((record, index) => ({ record, index }))
-      .sort((a, b) => depth(a.record[keyField]) - depth(b.record[keyField]));
+    const ordered = records.map((record, index) => ({ record, index })).sort((a, b) => depth(a.record[keyField]) - depth(b.record[keyField]));
     for (const { record, index } of ordered) {
       const where = `${def.name}[${index}]`;
       const key = record[keyField];
@@ -99,9 +97,7 @@ export function loadSeedFile(path: string, now: number): Store {
   const result = SeedSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const at = issue?.path.length
-      ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('')
-      : '(top level)';
+    const at = issue?.path.length ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') : '(top level)';
     throw new SeedError(`seed file ${path}: ${at}: ${issue?.message ?? 'invalid'}`);
   }
   try {
@@ -111,4 +107,3 @@ export function loadSeedFile(path: string, now: number): Store {
     throw err;
   }
 }
-

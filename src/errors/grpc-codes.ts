@@ -44,10 +44,7 @@ const HTTP_BY_CODE: Record<GrpcCodeNumber, number> = {
   16: 401,
 };
 
-const NAME_BY_CODE = Object.fromEntries(Object.entries(GrpcCode).map(([name, code]) => [code, name])) as Record<
-  GrpcCodeNumber,
-  GrpcCodeName
->;
+const NAME_BY_CODE = Object.fromEntries(Object.entries(GrpcCode).map(([name, code]) => [code, name])) as Record<GrpcCodeNumber, GrpcCodeName>;
 
 export function httpStatusOf(code: GrpcCodeNumber): number {
   return HTTP_BY_CODE[code];

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Json } from '../translate/json-path.js';
+import type { Json } from '../json/json-path.js';
 
 /** A looked-up record, or `null` when the caller cannot see it (cached too: it is an answer). */
 type Found = Json | null;

@@ -11,10 +11,7 @@ export interface PagePosition {
   issuedAt: number;
 }
 
-export type OpenResult =
-  | { ok: true; position: PagePosition }
-  | { ok: false; reason: 'malformed' | 'foreign' }
-  | { ok: true; expired: true };
+export type OpenResult = { ok: true; position: PagePosition } | { ok: false; reason: 'malformed' | 'foreign' } | { ok: true; expired: true };
 
 const VERSION = 1;
 

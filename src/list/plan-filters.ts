@@ -2,7 +2,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { ListFilter } from '../mapping/mapping-schema.js';
 import { enumToV1 } from '../translate/convert-enum.js';
-import { type Json, getPath } from '../translate/json-path.js';
+import { type Json, getPath } from '../json/json-path.js';
 import type { QueryValues } from '../upstream/v1-client.js';
 import { isAncestor, parentOf } from '../uidp/uidp.js';
 import { type RawQuery, paramValues } from './query-params.js';

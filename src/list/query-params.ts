@@ -1,4 +1,4 @@
-import { camelCase } from '../translate/json-path.js';
+import { camelCase } from '../json/json-path.js';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 

@@ -1,15 +1,14 @@
 import { LRUCache } from 'lru-cache';
-import type { OperationContext } from '../operations/operation-context.js';
-import type { Json } from '../translate/json-path.js';
+import type { Json } from '../json/json-path.js';
 import type { KeyFn } from './sorted-items.js';
 
-export interface Snapshot {
+export interface Snapshot<C = unknown> {
   /** the collection in list order: v2 items, or v1 records when `render` translates them per page */
   items: Json[];
   /** the sort key of an item of `items` */
   keyOf: KeyFn;
   /** the items of a page as the client sees them (before hydration) */
-  render: (ctx: OperationContext, page: Json[]) => Json[];
+  render: (ctx: C, page: Json[]) => Json[];
   /** approximate memory held, from the size of the v1 answer it came from */
   bytes: number;
 }
@@ -19,18 +18,16 @@ export interface Snapshot {
  * bytes, kept for a short TTL, and one v1 fetch shared by identical concurrent requests. Keys always
  * start with the caller's fingerprint, so an entry never serves another caller.
  */
-export class SnapshotCache {
-  private readonly lru: LRUCache<string, Snapshot> | undefined;
-  private readonly inFlight = new Map<string, Promise<Snapshot>>();
+export class SnapshotCache<C = unknown> {
+  private readonly lru: LRUCache<string, Snapshot<C>> | undefined;
+  private readonly inFlight = new Map<string, Promise<Snapshot<C>>>();
 
   constructor(opts: { ttlMs: number; maxBytes: number }) {
     this.lru =
-      opts.ttlMs > 0
-        ? new LRUCache<string, Snapshot>({ maxSize: opts.maxBytes, sizeCalculation: (s) => Math.max(1, s.bytes), ttl: opts.ttlMs })
-        : undefined;
+      opts.ttlMs > 0 ? new LRUCache<string, Snapshot<C>>({ maxSize: opts.maxBytes, sizeCalculation: (s) => Math.max(1, s.bytes), ttl: opts.ttlMs }) : undefined;
   }
 
-  async get(key: string, load: () => Promise<Snapshot>): Promise<Snapshot> {
+  async get(key: string, load: () => Promise<Snapshot<C>>): Promise<Snapshot<C>> {
     const cached = this.lru?.get(key);
     if (cached) return cached;
     const pending = this.inFlight.get(key);

@@ -1,5 +1,5 @@
-import { type Json, getPath } from '../translate/json-path.js';
-import type { SortKey } from './order-by.js';
+import { type Json, getPath } from '../json/json-path.js';
+import type { SortKey } from '../mapping/order-by.js';
 
 export type KeyValue = string | number | boolean | null;
 

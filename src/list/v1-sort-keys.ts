@@ -1,6 +1,6 @@
 import type { CompiledRules } from '../mapping/compiled-resource.js';
 import { normalizeTimestamp } from '../translate/timestamp.js';
-import type { SortKey } from './order-by.js';
+import type { SortKey } from '../mapping/order-by.js';
 import { type KeyFn, keyValueOf } from './sorted-items.js';
 
 /**

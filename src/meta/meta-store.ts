@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Json } from '../translate/json-path.js';
+import type { Json } from '../json/json-path.js';
 
 /** The times v1 does not keep, in epoch milliseconds and as v2 shows them (kept, not formatted per read). */
 export interface MetaTimes {

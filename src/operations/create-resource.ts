@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
-import { hydrateItems } from '../hydrate/hydrate-items.js';
+import { hydrateItems } from '../operations/hydrate-items.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
-import { type Json, isObject } from '../translate/json-path.js';
+import { type Json, isObject } from '../json/json-path.js';
 import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, objectBody, validateInput } from '../translate/validate-input.js';

@@ -1,5 +1,5 @@
-import { hydrateItems } from '../hydrate/hydrate-items.js';
-import type { Json } from '../translate/json-path.js';
+import { hydrateItems } from '../operations/hydrate-items.js';
+import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import type { OperationContext } from './operation-context.js';
 import { translateWithTimes } from './resource-times.js';
@@ -10,6 +10,9 @@ export async function getResource(ctx: OperationContext, uid: string): Promise<J
   const record = await findV1(ctx, uid);
   if (!record) throw notFound(ctx, uid);
   const { rules, capabilities } = ctx.resource;
-  const item = await hydrateItems(ctx, translateWithTimes(ctx, [record], (r) => toV2(r, rules, capabilities)));
+  const item = await hydrateItems(
+    ctx,
+    translateWithTimes(ctx, [record], (r) => toV2(r, rules, capabilities)),
+  );
   return item[0] as Json;
 }

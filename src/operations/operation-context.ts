@@ -15,7 +15,7 @@ export interface OperationContext {
   /** serializes read-modify-writes per uid (one per app) */
   locks: KeyedLock;
   /** list snapshots and page tokens (one per app) */
-  lists: { cache: SnapshotCache; tokens: PageTokenCodec };
+  lists: { cache: SnapshotCache<OperationContext>; tokens: PageTokenCodec };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
   /** every resource, by name (lookups of one resource from another) */

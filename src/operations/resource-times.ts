@@ -1,6 +1,6 @@
 import type { MetaTimes } from '../meta/meta-store.js';
 import { normalizeTimestamp } from '../translate/timestamp.js';
-import { type Json, getPath } from '../translate/json-path.js';
+import { type Json, getPath } from '../json/json-path.js';
 import type { OperationContext } from './operation-context.js';
 
 const keyOf = (ctx: OperationContext, uid: unknown) => `${ctx.resource.mapping.resource}|${String(uid)}`;

@@ -1,13 +1,12 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
-import { hydrateItems } from '../hydrate/hydrate-items.js';
+import { hydrateItems } from '../operations/hydrate-items.js';
 import { paramValues, type RawQuery } from '../list/query-params.js';
-import { type Json, deletePath, getPath, isObject, setPath } from '../translate/json-path.js';
-import { v1Path } from '../translate/v1-path.js';
+import { type Json, isObject } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
-import { oneofSiblings } from '../update/oneof-siblings.js';
+import { mergeMasked } from '../update/merge-masked.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
 import { translateWritten } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
@@ -33,15 +32,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   return ctx.locks.run(`${mapping.resource}/${uid}`, async () => {
     const current = await findV1(ctx, uid);
     if (!current) throw notFound(ctx, uid);
-    const record: Json = structuredClone(current);
-    for (const [field, from] of Object.entries(mapping.v1.writeBack)) record[field] = getPath(current, from.split('.'));
-    for (const path of oneofSiblings(mapping.oneofs, fields)) deletePath(record, v1Path(rules, path).path);
-    for (const { path, value } of fields) {
-      const target = v1Path(rules, path);
-      // an absent or null value is the field's default: v1 resets an omitted field on PUT
-      if (value === undefined || value === null) deletePath(record, target.path);
-      else setPath(record, target.path, target.convert(value, capabilities));
-    }
+    const record = mergeMasked(current, fields, ctx.resource);
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
     const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
-import { type Json, isObject } from '../translate/json-path.js';
+import { type Json, isObject } from '../json/json-path.js';
 import type { QueryValues, V1Answer, V1Request } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
 import type { OperationContext } from './operation-context.js';

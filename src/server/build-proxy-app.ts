@@ -12,6 +12,7 @@ import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
 import type { MetaStore } from '../meta/meta-store.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
+import type { OperationContext } from '../operations/operation-context.js';
 import { KeyedLock } from '../update/keyed-lock.js';
 import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
@@ -81,7 +82,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
   }
   const lists = {
-    cache: new SnapshotCache({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
+    cache: new SnapshotCache<OperationContext>({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
   };
   let meta = opts.meta;

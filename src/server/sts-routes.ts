@@ -6,7 +6,11 @@ import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 export function registerFormParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const params: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-    for (const [k, v] of new URLSearchParams(body as string)) (params[k] ??= []).push(v);
+    for (const [k, v] of new URLSearchParams(body as string)) {
+      const values = params[k] ?? [];
+      values.push(v);
+      params[k] = values;
+    }
     done(null, params);
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
-import { listResource } from '../list/list-resource.js';
+import { listResource } from '../operations/list-resource.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RouteTable } from '../mapping/route-table.js';

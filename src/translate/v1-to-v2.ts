@@ -1,6 +1,6 @@
 import type { CapabilityTable, CompiledRule, CompiledRules } from '../mapping/compiled-resource.js';
 import { enumToV2 } from './convert-enum.js';
-import { type Json, getPath, isObject, setPath } from './json-path.js';
+import { type Json, getPath, isObject, setPath } from '../json/json-path.js';
 import { normalizeTimestamp } from './timestamp.js';
 
 function convert(value: unknown, c: CompiledRule, caps: CapabilityTable): unknown {

@@ -1,6 +1,6 @@
 import type { CapabilityTable, CompiledRule, CompiledRules } from '../mapping/compiled-resource.js';
 import { enumToV1 } from './convert-enum.js';
-import { type Json, camelCase, isObject, setPath } from './json-path.js';
+import { type Json, camelCase, isObject, setPath } from '../json/json-path.js';
 
 /** One v2 value in its v1 form, by the rule that owns it. */
 export function valueToV1(value: unknown, c: CompiledRule, caps: CapabilityTable): unknown {

@@ -2,7 +2,7 @@ import type { FieldViolation } from '../errors/api-error.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
-import { type Json, camelCase, isObject } from './json-path.js';
+import { type Json, camelCase, isObject } from '../json/json-path.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import { isTimestamp } from './timestamp.js';
 

@@ -1,6 +1,7 @@
 import type { FieldViolation } from '../errors/api-error.js';
-import type { CompiledRule, CompiledRules } from '../mapping/compiled-resource.js';
-import { type Json, camelCase, isObject } from '../translate/json-path.js';
+import type { CompiledRules } from '../mapping/compiled-resource.js';
+import { pathKind, step } from '../mapping/rule-paths.js';
+import { type Json, camelCase, isObject } from '../json/json-path.js';
 
 /** A path of a PATCH and the body value it takes there (`undefined`: absent, so cleared). */
 export interface MaskedField {
@@ -9,45 +10,6 @@ export interface MaskedField {
 }
 
 export type MaskResult = { ok: true; fields: MaskedField[] } | { ok: false; violations: FieldViolation[] };
-
-/** What a v2 path names in a resource: a field a client may write, one it may not, or nothing. */
-type PathKind = 'input' | 'output' | 'unknown';
-
-function ruleAt(level: CompiledRules, segment: string): CompiledRule | undefined {
-  return level.all.find((c) => c.v2.length === 1 && c.v2[0] === segment && !c.rule.hidden);
-}
-
-/** One segment of a v2 path at one level of the rules: the writable rule it names, or why not. */
-function step(level: CompiledRules, segment: string): CompiledRule | 'output' | 'unknown' {
-  const c = ruleAt(level, segment);
-  if (!c) {
-    // dotted output targets (a role binding's `identity.issuer`) make `identity` an output object
-    const composite = level.all.some((r) => r.v2.length > 1 && r.v2[0] === segment && !r.rule.hidden);
-    return composite ? 'output' : 'unknown';
-  }
-  return c.rule.output ? 'output' : c;
-}
-
-/**
- * Resolves a v2 path against the rules: nested rules are closed (their keys are the known ones), a
- * map may be addressed by one key (AIP-161), and an object with no nested rules is taken whole.
- */
-export function pathKind(rules: CompiledRules, path: readonly string[]): PathKind {
-  let level: CompiledRules = rules;
-  for (let i = 0; i < path.length; i += 1) {
-    const c = step(level, path[i] as string);
-    if (typeof c === 'string') return c;
-    const rest = path.length - i - 1;
-    if (rest === 0) return 'input';
-    if (c.children) {
-      level = c.children;
-      continue;
-    }
-    if (c.rule.type === 'map') return rest === 1 ? 'input' : 'unknown';
-    return c.rule.type === 'object' ? 'input' : 'unknown';
-  }
-  return 'unknown';
-}
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -95,7 +57,11 @@ export function parseFieldMask(maskParam: string | undefined, body: Json, rules:
   const paths =
     mask === '*'
       ? [...rules.inByV2.keys()].map((k) => [k])
-      : mask.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.split('.').map(camelCase));
+      : mask
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+          .map((p) => p.split('.').map(camelCase));
   const fields: MaskedField[] = [];
   for (const path of paths) {
     const kind = pathKind(rules, path);

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode, isGrpcCode } from '../errors/grpc-codes.js';
-import { isObject } from '../translate/json-path.js';
+import { isObject } from '../json/json-path.js';
 
 /**
  * A v1 error answer as an ApiError: the gateway code is kept and the message carried over (the

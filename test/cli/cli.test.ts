@@ -47,7 +47,20 @@ describe('cli', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/v2proxy \[serve\]/);
     expect(stdout).toMatch(/v2proxy emulator/);
-    for (const name of ['CONFIG', 'HOST', 'PORT', 'V1_BASE_URL', 'V1_ISSUER_URL', 'V1_AUDIENCE', 'PUBLIC_URL', 'LOG_LEVEL', 'SIM_PORT', 'SIM_SEED', 'DEV_TOKEN', 'SIM_TRUSTED_ISSUERS']) {
+    for (const name of [
+      'CONFIG',
+      'HOST',
+      'PORT',
+      'V1_BASE_URL',
+      'V1_ISSUER_URL',
+      'V1_AUDIENCE',
+      'PUBLIC_URL',
+      'LOG_LEVEL',
+      'SIM_PORT',
+      'SIM_SEED',
+      'DEV_TOKEN',
+      'SIM_TRUSTED_ISSUERS',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
   });

@@ -42,7 +42,11 @@ describe('settings', () => {
     });
     const explicit = loadSettings({ V1_BASE_URL: 'http://v1', V1_ISSUER_URL: 'http://sts', V1_AUDIENCE: 'aud', PUBLIC_URL: 'https://proxy.example' });
     if (!explicit.ok) throw new Error(explicit.error);
-    expect(resolveSettings(explicit.settings, 'http://v1', 1)).toMatchObject({ v1IssuerUrl: 'http://sts', v1Audience: 'aud', publicUrl: 'https://proxy.example' });
+    expect(resolveSettings(explicit.settings, 'http://v1', 1)).toMatchObject({
+      v1IssuerUrl: 'http://sts',
+      v1Audience: 'aud',
+      publicUrl: 'https://proxy.example',
+    });
   });
 
   it('parses SIM_TRUSTED_ISSUERS as a comma-separated list of URLs', () => {

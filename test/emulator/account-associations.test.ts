@@ -10,7 +10,12 @@ describe('emulator: /iam/v1/account_associations (keyed by group)', () => {
   afterAll(() => h.close());
 
   it('creates under the group in the path, has no id, and refuses a second one for the same group', async () => {
-    const body = { name: 'accounts', description: 'd', amazon: { account: '123456789012' }, github: { appInstallations: { '12345': { installations: [{ installationId: '99', name: 'org' }] } } } };
+    const body = {
+      name: 'accounts',
+      description: 'd',
+      amazon: { account: '123456789012' },
+      github: { appInstallations: { '12345': { installations: [{ installationId: '99', name: 'org' }] } } },
+    };
     const created = await h.dev('POST', `/iam/v1/account_associations/${A}`, { body });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ group: A, ...body });

@@ -23,7 +23,16 @@ describe('emulator: /vulnerabilities/v1/advisories (v1 list with its own paging)
           artifactName: 'zlib',
           artifactArchitecture: '',
           aliases: ['CVE-2', 'GHSA-2'],
-          events: [{ id: expect.stringMatching(new RegExp(`^${ADV('2')}/[0-9a-f]{16}$`)), timestamp: '2026-01-01T00:00:00Z', author: 'human', reviewer: 'lead', status: 'APPROVED', fixed: { fixedVersion: '1.2' } }],
+          events: [
+            {
+              id: expect.stringMatching(new RegExp(`^${ADV('2')}/[0-9a-f]{16}$`)),
+              timestamp: '2026-01-01T00:00:00Z',
+              author: 'human',
+              reviewer: 'lead',
+              status: 'APPROVED',
+              fixed: { fixedVersion: '1.2' },
+            },
+          ],
           advisoryId: 'CGA-2',
           author: '',
           componentName: 'libz',
@@ -42,7 +51,10 @@ describe('emulator: /vulnerabilities/v1/advisories (v1 list with its own paging)
     expect(ids(first.body)).toEqual([ADV('2'), ADV('1')]);
     expect(first.body.totalCount).toBe('3');
     expect(first.body.nextPageToken).not.toBe('');
-    const second = await h.dev('GET', `/vulnerabilities/v1/advisories?uidp.children_of=${A}&page_size=2&order_by=CREATED_AT_ASC&page_token=${first.body.nextPageToken}`);
+    const second = await h.dev(
+      'GET',
+      `/vulnerabilities/v1/advisories?uidp.children_of=${A}&page_size=2&order_by=CREATED_AT_ASC&page_token=${first.body.nextPageToken}`,
+    );
     expect(ids(second.body)).toEqual([ADV('3')]);
     expect(second.body.nextPageToken).toBe('');
     const desc = await h.dev('GET', `/vulnerabilities/v1/advisories?uidp.children_of=${A}&order_by=UPDATED_AT_DESC`);
@@ -68,7 +80,10 @@ describe('emulator: /vulnerabilities/v1/advisories (v1 list with its own paging)
 
   it('creates with {parentId, advisory}, replaces with PUT (createdAt kept), deletes with {}', async () => {
     const created = await h.dev('POST', '/vulnerabilities/v1/advisories', {
-      body: { parentId: B, advisory: { advisoryId: 'CGA-9', artifactName: 'git', aliases: ['CVE-9'], events: [{ status: 'PENDING', author: 'me', detection: { manual: {} } }] } },
+      body: {
+        parentId: B,
+        advisory: { advisoryId: 'CGA-9', artifactName: 'git', aliases: ['CVE-9'], events: [{ status: 'PENDING', author: 'me', detection: { manual: {} } }] },
+      },
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ id: expect.stringMatching(new RegExp(`^${B}/[0-9a-f]{16}$`)), advisoryId: 'CGA-9', artifactName: 'git' });

@@ -24,7 +24,15 @@ describe('emulator: /iam/v1/group_invites', () => {
 
     const listed = await h.dev('GET', `/iam/v1/group_invites?id=${created.body.id}`);
     expect(listed.body.items).toEqual([
-      { id: created.body.id, expiration: created.body.expiration, keyId: created.body.keyId, role: viewer, email: 'x@example.com', createdAt: expect.stringMatching(/Z$/), singleUse: true },
+      {
+        id: created.body.id,
+        expiration: created.body.expiration,
+        keyId: created.body.keyId,
+        role: viewer,
+        email: 'x@example.com',
+        createdAt: expect.stringMatching(/Z$/),
+        singleUse: true,
+      },
     ]);
   });
 

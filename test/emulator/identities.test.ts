@@ -49,7 +49,9 @@ describe('emulator: /iam/v1/identities', () => {
     const none = await h.dev('POST', `/iam/v1/identities/${A}`, { body: { name: 'none' } });
     expect(none.status).toBe(400);
     expect(none.body).toEqual(v1Error(3, /exactly one of claimMatch/));
-    const two = await h.dev('POST', `/iam/v1/identities/${A}`, { body: { name: 'two', servicePrincipal: 'COSIGNED', claimMatch: { issuer: 'i', subject: 's' } } });
+    const two = await h.dev('POST', `/iam/v1/identities/${A}`, {
+      body: { name: 'two', servicePrincipal: 'COSIGNED', claimMatch: { issuer: 'i', subject: 's' } },
+    });
     expect(two.body.code).toBe(3);
     const badEnum = await h.dev('POST', `/iam/v1/identities/${A}`, { body: { name: 'sp', servicePrincipal: 'NOPE' } });
     expect(badEnum.body.code).toBe(3);
@@ -58,9 +60,17 @@ describe('emulator: /iam/v1/identities', () => {
   it('PUT replaces the record: description resets, createdAt stays, updatedAt moves', async () => {
     const created = await h.dev('POST', `/iam/v1/identities/${A}`, { body: { name: 'to-replace', description: 'd', servicePrincipal: 'COSIGNED' } });
     await new Promise((r) => setTimeout(r, 5));
-    const put = await h.dev('PUT', `/iam/v1/identities/${created.body.id}`, { body: { name: 'replaced', static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' } } });
+    const put = await h.dev('PUT', `/iam/v1/identities/${created.body.id}`, {
+      body: { name: 'replaced', static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' } },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ id: created.body.id, name: 'replaced', description: '', createdAt: created.body.createdAt, static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' } });
+    expect(put.body).toMatchObject({
+      id: created.body.id,
+      name: 'replaced',
+      description: '',
+      createdAt: created.body.createdAt,
+      static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' },
+    });
     expect(put.body).not.toHaveProperty('servicePrincipal');
     expect(Date.parse(put.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
   });

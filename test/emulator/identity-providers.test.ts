@@ -21,15 +21,26 @@ describe('emulator: /iam/v1/identityProviders', () => {
       name: 'sso',
       description: '',
       defaultRole: viewer,
-      oidc: { issuer: 'https://sso.example', clientId: 'cid', additionalScopes: ['email'], groupsClaim: '', correlationRule: 'CORRELATION_RULE_UNSPECIFIED', pkceEnabled: false },
+      oidc: {
+        issuer: 'https://sso.example',
+        clientId: 'cid',
+        additionalScopes: ['email'],
+        groupsClaim: '',
+        correlationRule: 'CORRELATION_RULE_UNSPECIFIED',
+        pkceEnabled: false,
+      },
     });
     expect(JSON.stringify(created.body)).not.toContain('s3cret');
-    const put = await h.dev('PUT', `/iam/v1/identityProviders/${created.body.id}`, { body: { name: 'sso2', defaultRole: viewer, oidc: { issuer: 'https://sso.example', clientId: 'cid2', clientSecret: '' } } });
+    const put = await h.dev('PUT', `/iam/v1/identityProviders/${created.body.id}`, {
+      body: { name: 'sso2', defaultRole: viewer, oidc: { issuer: 'https://sso.example', clientId: 'cid2', clientSecret: '' } },
+    });
     expect(put.body.oidc).toMatchObject({ clientId: 'cid2', additionalScopes: [] });
     expect(put.body.oidc).not.toHaveProperty('clientSecret');
     const kept = h.emu.store.identityProviders.get(created.body.id);
     expect(kept?.oidc?.clientSecret).toBe('s3cret');
-    await h.dev('PUT', `/iam/v1/identityProviders/${created.body.id}`, { body: { name: 'sso2', defaultRole: viewer, oidc: { ...oidc, clientSecret: 'rotated' } } });
+    await h.dev('PUT', `/iam/v1/identityProviders/${created.body.id}`, {
+      body: { name: 'sso2', defaultRole: viewer, oidc: { ...oidc, clientSecret: 'rotated' } },
+    });
     expect(h.emu.store.identityProviders.get(created.body.id)?.oidc?.clientSecret).toBe('rotated');
   });
 

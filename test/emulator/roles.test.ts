@@ -22,7 +22,22 @@ describe('emulator: /iam/v1/roles', () => {
     expect(byName.viewer?.capabilities).toEqual(expect.arrayContaining(['groups.list', 'repo.list', 'tag.list', 'advisories.list']));
     expect(byName.viewer?.capabilities).not.toContain('groups.create');
     expect(byName.owner?.capabilities).toEqual(
-      expect.arrayContaining(['groups.create', 'groups.update', 'groups.delete', 'identity.create', 'roles.create', 'role_bindings.create', 'identity_providers.create', 'account_associations.create', 'group_invites.create', 'group_invites.list', 'group_invites.delete', 'repo.create', 'tag.create', 'advisories.create']),
+      expect.arrayContaining([
+        'groups.create',
+        'groups.update',
+        'groups.delete',
+        'identity.create',
+        'roles.create',
+        'role_bindings.create',
+        'identity_providers.create',
+        'account_associations.create',
+        'group_invites.create',
+        'group_invites.list',
+        'group_invites.delete',
+        'repo.create',
+        'tag.create',
+        'advisories.create',
+      ]),
     );
   });
 
@@ -35,7 +50,12 @@ describe('emulator: /iam/v1/roles', () => {
 
   it('creates, replaces and deletes a custom role; capabilities are validated', async () => {
     const created = await h.dev('POST', `/iam/v1/roles/${A}`, { body: { name: 'auditor', capabilities: ['groups.list', 'repo.list'] } });
-    expect(created.body).toEqual({ id: expect.stringMatching(new RegExp(`^${A}/[0-9a-f]{16}$`)), name: 'auditor', description: '', capabilities: ['groups.list', 'repo.list'] });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(new RegExp(`^${A}/[0-9a-f]{16}$`)),
+      name: 'auditor',
+      description: '',
+      capabilities: ['groups.list', 'repo.list'],
+    });
     const unknown = await h.dev('POST', `/iam/v1/roles/${A}`, { body: { name: 'bad', capabilities: ['groups.fly'] } });
     expect(unknown.body).toEqual(v1Error(3, 'unknown capability "groups.fly"'));
     const put = await h.dev('PUT', `/iam/v1/roles/${created.body.id}`, { body: { name: 'auditor2', capabilities: ['tag.list'] } });

@@ -24,11 +24,30 @@ describe('emulator: seed files', () => {
     expect(() => loadSeedFile('/no/such/seed.json', 0)).toThrow(/seed file \/no\/such\/seed.json: ENOENT/);
     expect(load({ widgets: [] })).toThrow(/: \(top level\): Unrecognized key: "widgets"$/);
     expect(load({ groups: [3] })).toThrow(/: groups\[0\]: Invalid input: expected record, received number$/);
-    expect(load({ groups: [{ id: A, name: 'ok' }, { id: 'not-a-uid', name: 'x' }] })).toThrow(/groups\[1\]: "id" must be a uid/);
+    expect(
+      load({
+        groups: [
+          { id: A, name: 'ok' },
+          { id: 'not-a-uid', name: 'x' },
+        ],
+      }),
+    ).toThrow(/groups\[1\]: "id" must be a uid/);
     expect(load({ groups: [{ id: A, name: 'Bad Name' }] })).toThrow(new RegExp(`groups\\[0\\] \\(${A}\\): name must match`));
-    expect(load({ groups: [{ id: A, name: 'a' }, { id: A, name: 'b' }] })).toThrow(/groups\[1\]: duplicate id/);
+    expect(
+      load({
+        groups: [
+          { id: A, name: 'a' },
+          { id: A, name: 'b' },
+        ],
+      }),
+    ).toThrow(/groups\[1\]: duplicate id/);
     expect(load({ groups: [{ id: `${B}/0123456789abcdef`, name: 'orphan' }] })).toThrow(/groups\[0\].*group ".*" not found/);
-    expect(load({ groups: [{ id: A, name: 'a' }], identities: [{ id: `${A}/0123456789abcdef`, name: 'x', claimMatch: { issuer: 'i', subject: 's' }, createdAt: 'yesterday' }] })).toThrow(/identities\[0\].*createdAt must be an RFC 3339 timestamp/);
+    expect(
+      load({
+        groups: [{ id: A, name: 'a' }],
+        identities: [{ id: `${A}/0123456789abcdef`, name: 'x', claimMatch: { issuer: 'i', subject: 's' }, createdAt: 'yesterday' }],
+      }),
+    ).toThrow(/identities\[0\].*createdAt must be an RFC 3339 timestamp/);
     expect(load({ tokens: { abc: ALICE } })).toThrow(/tokens\["abc…"\]: identity .* is not in the seed/);
   });
 
@@ -50,7 +69,14 @@ describe('emulator: seed files', () => {
       expect(emu.demoOrg).toMatch(/^[0-9a-f]{40}$/);
       const org = await call(emu.url, 'GET', `/iam/v1/groups?id=${emu.demoOrg}`, { token: emu.devToken });
       expect(org.body.items[0]).toMatchObject({ name: 'demo-org' });
-      for (const path of ['/iam/v1/groups', '/iam/v1/identities', '/iam/v1/rolebindings', '/registry/v1/repos', '/registry/v1/tags', '/vulnerabilities/v1/advisories']) {
+      for (const path of [
+        '/iam/v1/groups',
+        '/iam/v1/identities',
+        '/iam/v1/rolebindings',
+        '/registry/v1/repos',
+        '/registry/v1/tags',
+        '/vulnerabilities/v1/advisories',
+      ]) {
         const res = await call(emu.url, 'GET', `${path}?uidp.descendants_of=${emu.demoOrg}`, { token: emu.devToken });
         expect(res.body.items.length, path).toBeGreaterThan(1);
       }

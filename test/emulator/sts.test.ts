@@ -13,7 +13,9 @@ describe('emulator: STS /sts/exchange against a local OIDC issuer', () => {
     issuer = await startTestIssuer();
     untrusted = await startTestIssuer();
     h = await startHarness({ trustedIssuers: [issuer.url] });
-    const created = await h.dev('POST', `/iam/v1/identities/${A_TEAM}`, { body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: 'system:serviceaccount:ns:app' } } });
+    const created = await h.dev('POST', `/iam/v1/identities/${A_TEAM}`, {
+      body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: 'system:serviceaccount:ns:app' } },
+    });
     identity = created.body.id;
     const viewer = (await h.dev('GET', '/iam/v1/roles?name=viewer')).body.items[0].id;
     await h.dev('POST', `/iam/v1/rolebindings/${A_TEAM}`, { body: { identity, role: viewer } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOrderBy } from '../../src/list/order-by.js';
+import { parseOrderBy } from '../../src/mapping/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
 import { SnapshotCache } from '../../src/list/snapshot-cache.js';
@@ -10,14 +10,25 @@ const SORTABLE = { sortable: ['uid', 'name', 'createTime', 'updateTime'], defaul
 describe('order_by', () => {
   it('reads AIP-132 lists with snake or camel names and always ends with uid', () => {
     const r = parseOrderBy('name desc, created_at', SORTABLE);
-    expect(r).toEqual({ ok: true, keys: [{ field: ['name'], desc: true }, { field: ['createTime'], desc: false }, { field: ['uid'], desc: false }], canonical: 'name desc,createTime asc,uid asc' });
+    expect(r).toEqual({
+      ok: true,
+      keys: [
+        { field: ['name'], desc: true },
+        { field: ['createTime'], desc: false },
+        { field: ['uid'], desc: false },
+      ],
+      canonical: 'name desc,createTime asc,uid asc',
+    });
     expect(parseOrderBy('createTime DESC', SORTABLE)).toMatchObject({ canonical: 'createTime desc,uid desc' });
     expect(parseOrderBy(undefined, { ...SORTABLE, defaultOrder: 'created_at desc' })).toMatchObject({ canonical: 'createTime desc,uid desc' });
     expect(parseOrderBy('uid desc', SORTABLE)).toMatchObject({ canonical: 'uid desc' });
     expect(parseOrderBy('group', { sortable: ['uid'], defaultOrder: 'uid', aliases: { group: 'uid' } })).toMatchObject({ canonical: 'uid asc' });
   });
   it('names order_by for unknown fields and bad syntax', () => {
-    expect(parseOrderBy('colour', SORTABLE)).toEqual({ ok: false, violation: { field: 'order_by', description: 'cannot sort by "colour"; sortable fields: uid, name, createTime, updateTime' } });
+    expect(parseOrderBy('colour', SORTABLE)).toEqual({
+      ok: false,
+      violation: { field: 'order_by', description: 'cannot sort by "colour"; sortable fields: uid, name, createTime, updateTime' },
+    });
     expect(parseOrderBy('name sideways', SORTABLE)).toMatchObject({ ok: false, violation: { field: 'order_by' } });
     expect(parseOrderBy('name desc extra', SORTABLE)).toMatchObject({ ok: false });
     expect(parseOrderBy('name,,uid', SORTABLE)).toMatchObject({ ok: false });
@@ -66,12 +77,7 @@ describe('page tokens', () => {
 });
 
 describe('sorting and seeking', () => {
-  const items = [
-    { uid: 'c', name: 'b' },
-    { uid: 'a', name: 'b' },
-    { uid: 'b' },
-    { uid: 'd', name: 'a' },
-  ];
+  const items = [{ uid: 'c', name: 'b' }, { uid: 'a', name: 'b' }, { uid: 'b' }, { uid: 'd', name: 'a' }];
   it('sorts with absent values first and ties broken by uid, either way', () => {
     const asc = parseOrderBy('name', SORTABLE);
     if (!asc.ok) throw new Error('order');

@@ -41,7 +41,13 @@ describe('file journal (META_STORE=file:<path>)', () => {
   it('survives a restart with every time as it was', async () => {
     const path = journalPath();
     const first = await openMetaStore(`file:${path}`, () => undefined);
-    first.observe([{ key: 'groups|a', record: rec('a') }, { key: 'groups|b', record: rec('b') }], T0);
+    first.observe(
+      [
+        { key: 'groups|a', record: rec('a') },
+        { key: 'groups|b', record: rec('b') },
+      ],
+      T0,
+    );
     await first.written('groups|c', T0 + 5, true);
     await first.removed('groups|b');
     await first.close();
@@ -63,7 +69,12 @@ describe('file journal (META_STORE=file:<path>)', () => {
     expect(opened.skipped).toBe(0);
     await opened.journal.append([{ key: 'groups|c', entry: metaEntry(T0, T0, null) }], true);
     await opened.journal.close();
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).k)).toEqual(['groups|a', 'groups|c']);
+    expect(
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).k),
+    ).toEqual(['groups|a', 'groups|c']);
   });
 
   it('damaged lines are skipped with a warning and the file is rewritten without them', async () => {

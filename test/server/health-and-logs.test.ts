@@ -66,7 +66,11 @@ describe('proxy errors', () => {
     const url = 'http://127.0.0.1:9';
     const app = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: url }), url, 0));
     try {
-      const cases: [string, string][] = [['/nope', 'iam.chainguard.dev'], ['/registry/v9/x', 'registry.chainguard.dev'], ['/vulnerabilities/x', 'vulnerabilities.chainguard.dev']];
+      const cases: [string, string][] = [
+        ['/nope', 'iam.chainguard.dev'],
+        ['/registry/v9/x', 'registry.chainguard.dev'],
+        ['/vulnerabilities/x', 'vulnerabilities.chainguard.dev'],
+      ];
       for (const [path, domain] of cases) {
         const res = await app.inject({ method: 'GET', url: path });
         expect(res.statusCode).toBe(404);

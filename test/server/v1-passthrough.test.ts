@@ -46,7 +46,11 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
   });
 
   it('answers come back unchanged, errors included, and a 503 is not retried', async () => {
-    for (const [status, body] of [[404, '{"code":5,"message":"nope","details":[]}'], [503, '{"code":14,"message":"down","details":[]}'], [418, 'not json at all']] as const) {
+    for (const [status, body] of [
+      [404, '{"code":5,"message":"nope","details":[]}'],
+      [503, '{"code":14,"message":"down","details":[]}'],
+      [418, 'not json at all'],
+    ] as const) {
       upstream.requests.length = 0;
       upstream.answer = { status, body };
       const res = await fetch(`${proxy.url}/iam/v1/groups`, { headers: { authorization: 'Bearer t' } });
@@ -59,7 +63,10 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
   it('only the three v1 prefixes pass through', async () => {
     const res = await call(proxy.url, 'GET', '/iam/v1beta/groups', { token: 't' });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 5, details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' }] });
+    expect(res.body).toMatchObject({
+      code: 5,
+      details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' }],
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -48,20 +48,26 @@ describe('mappings', () => {
     expect(withMappings(replaceIn('iam/groups.yaml', 'operations: [list, get, create, update, delete]', 'operations: [list, fetch]'))).toThrow(
       /^mapping iam\/groups\.yaml: v2\.operations\.1: Invalid option/,
     );
-    expect(withMappings(replaceIn('iam/roles.yaml', '{ v2: name, type: string', '{ v2: name, type: text'))).toThrow(/^mapping iam\/roles\.yaml: fields\.1\.type: /);
+    expect(withMappings(replaceIn('iam/roles.yaml', '{ v2: name, type: string', '{ v2: name, type: text'))).toThrow(
+      /^mapping iam\/roles\.yaml: fields\.1\.type: /,
+    );
     expect(withMappings(replaceIn('registry/tags.yaml', 'sortable: [uid, name, updateTime]', 'sortable: [uid, size]'))).toThrow(
       'mapping registry/tags.yaml: list.sortable: "size" is not a field',
     );
-    expect(withMappings(replaceIn('registry/repos.yaml', 'resource: repos', 'resource: repos\ncolour: blue'))).toThrow(/^mapping registry\/repos\.yaml: \(top level\): Unrecognized key: "colour"/);
+    expect(withMappings(replaceIn('registry/repos.yaml', 'resource: repos', 'resource: repos\ncolour: blue'))).toThrow(
+      /^mapping registry\/repos\.yaml: \(top level\): Unrecognized key: "colour"/,
+    );
     expect(withMappings(replaceIn('registry/repos.yaml', 'path: /registry/v2beta1/repos', 'path: /registry/v2beta1/tags'))).toThrow(
       'mapping registry/repos.yaml: v2.path: must end in the resource name "repos"',
     );
     expect(withMappings(replaceIn('iam/groups.yaml', 'resource: groups', 'resource: groups\n  bad: [indent'))).toThrow(/^mapping iam\/groups\.yaml: /);
     expect(withMappings((dir) => rmSync(join(dir, 'capabilities.yaml')))).toThrow(/capabilities\.yaml is missing/);
-    expect(withMappings(replaceIn('iam/groups.yaml', '{ v2: name, type: string, required: true', '{ v2: name, type: string, meta: created, required: true'))).toThrow(
-      'mapping iam/groups.yaml: fields: "name": a meta field must be a top-level output timestamp',
+    expect(
+      withMappings(replaceIn('iam/groups.yaml', '{ v2: name, type: string, required: true', '{ v2: name, type: string, meta: created, required: true')),
+    ).toThrow('mapping iam/groups.yaml: fields: "name": a meta field must be a top-level output timestamp');
+    expect(withMappings(replaceIn('iam/role-bindings.yaml', 'from: identities', 'from: people'))).toThrow(
+      'mapping iam/role-bindings.yaml: hydrate: "people" is not a resource',
     );
-    expect(withMappings(replaceIn('iam/role-bindings.yaml', 'from: identities', 'from: people'))).toThrow('mapping iam/role-bindings.yaml: hydrate: "people" is not a resource');
     expect(withMappings(replaceIn('iam/role-bindings.yaml', 'fields: [name, description] }', 'fields: [name, shoeSize] }'))).toThrow(
       'mapping iam/role-bindings.yaml: hydrate: "shoeSize" is not a field of identities',
     );
@@ -74,7 +80,16 @@ describe('mappings', () => {
     const resources = withMappings((dir) =>
       writeFileSync(
         join(dir, 'iam', 'widgets.yaml'),
-        ['resource: widgets', 'domain: iam.chainguard.dev', 'v2: { path: /iam/v2beta1/widgets, operations: [list, get] }', 'v1: { path: /iam/v1/widgets }', 'fields:', '  - { v2: uid, v1: id, output: true }', 'list: { sortable: [uid] }', ''].join('\n'),
+        [
+          'resource: widgets',
+          'domain: iam.chainguard.dev',
+          'v2: { path: /iam/v2beta1/widgets, operations: [list, get] }',
+          'v1: { path: /iam/v1/widgets }',
+          'fields:',
+          '  - { v2: uid, v1: id, output: true }',
+          'list: { sortable: [uid] }',
+          '',
+        ].join('\n'),
       ),
     )() as { segment: string }[];
     expect(resources.map((r) => r.segment)).toContain('widgets');

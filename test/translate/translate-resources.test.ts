@@ -31,8 +31,20 @@ describe('timestamps', () => {
 describe('v1 → v2 and back, per resource', () => {
   it('groups: id → uid; unknown v1 fields pass through', () => {
     const v1 = { id: 'g', name: 'n', description: 'd', resourceLimits: { clusters: 1 }, verified: true, kind: 'ORG_KIND_DEV', futureField: { x: 1 } };
-    expect(out('groups', v1)).toEqual({ uid: 'g', name: 'n', description: 'd', resourceLimits: { clusters: 1 }, verified: true, kind: 'ORG_KIND_DEV', futureField: { x: 1 } });
-    expect(into('groups', { uid: 'g', name: 'n', description: 'd', verified: false, createTime: 'x', resourceLimits: {} })).toEqual({ name: 'n', description: 'd', verified: false });
+    expect(out('groups', v1)).toEqual({
+      uid: 'g',
+      name: 'n',
+      description: 'd',
+      resourceLimits: { clusters: 1 },
+      verified: true,
+      kind: 'ORG_KIND_DEV',
+      futureField: { x: 1 },
+    });
+    expect(into('groups', { uid: 'g', name: 'n', description: 'd', verified: false, createTime: 'x', resourceLimits: {} })).toEqual({
+      name: 'n',
+      description: 'd',
+      verified: false,
+    });
     expect(into('groups', { name: 'n', futureField: 1 }, 'keep')).toEqual({ name: 'n', futureField: 1 });
   });
 
@@ -58,8 +70,12 @@ describe('v1 → v2 and back, per resource', () => {
     expect(out('identities', { id: 'i', servicePrincipal: 'UNKNOWN' }).servicePrincipal).toBe('SERVICE_PRINCIPAL_UNSPECIFIED');
     expect(into('identities', { name: 'n', servicePrincipal: 'SERVICE_PRINCIPAL_INGESTER' })).toEqual({ name: 'n', servicePrincipal: 'INGESTER' });
     expect(into('identities', { servicePrincipal: 'SERVICE_PRINCIPAL_UNSPECIFIED' })).toEqual({ servicePrincipal: 'UNKNOWN' });
-    expect(into('identities', { staticKeys: { issuer: 'i', expirationTime: '2026-02-01T00:00:00.000Z' } })).toEqual({ static: { issuer: 'i', expiration: '2026-02-01T00:00:00.000Z' } });
-    expect(into('identities', { claimMatch: { issuer: 'i', subject: 's' }, lastSeenTime: 'x', email: 'e' })).toEqual({ claimMatch: { issuer: 'i', subject: 's' } });
+    expect(into('identities', { staticKeys: { issuer: 'i', expirationTime: '2026-02-01T00:00:00.000Z' } })).toEqual({
+      static: { issuer: 'i', expiration: '2026-02-01T00:00:00.000Z' },
+    });
+    expect(into('identities', { claimMatch: { issuer: 'i', subject: 's' }, lastSeenTime: 'x', email: 'e' })).toEqual({
+      claimMatch: { issuer: 'i', subject: 's' },
+    });
   });
 
   it('roles: capability names ↔ CAP_* enum names', () => {
@@ -69,7 +85,10 @@ describe('v1 → v2 and back, per resource', () => {
       description: '',
       capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_REPO_CREATE', 'CAP_ADVISORIES_APPROVE', 'not.known'],
     });
-    expect(into('roles', { name: 'n', capabilities: ['CAP_IAM_ROLE_BINDINGS_CREATE', 'CAP_TAG_LIST'] })).toEqual({ name: 'n', capabilities: ['role_bindings.create', 'tag.list'] });
+    expect(into('roles', { name: 'n', capabilities: ['CAP_IAM_ROLE_BINDINGS_CREATE', 'CAP_TAG_LIST'] })).toEqual({
+      name: 'n',
+      capabilities: ['role_bindings.create', 'tag.list'],
+    });
   });
 
   it('role bindings: the partly hydrated v1 item becomes the spec shape; create takes two uids', () => {
@@ -107,7 +126,16 @@ describe('v1 → v2 and back, per resource', () => {
   });
 
   it('group invites: role object → roleUid and role with CAP_* names; expiration, createdAt', () => {
-    const v1 = { id: 'g/v', expiration: '2026-05-01T00:00:00Z', keyId: 'k', role: { id: 'r', name: 'viewer', description: 'd', capabilities: ['groups.list'] }, email: 'a@b', createdAt: '2026-04-01T00:00:00Z', singleUse: true, code: 'c0de' };
+    const v1 = {
+      id: 'g/v',
+      expiration: '2026-05-01T00:00:00Z',
+      keyId: 'k',
+      role: { id: 'r', name: 'viewer', description: 'd', capabilities: ['groups.list'] },
+      email: 'a@b',
+      createdAt: '2026-04-01T00:00:00Z',
+      singleUse: true,
+      code: 'c0de',
+    };
     expect(out('groupInvites', v1)).toEqual({
       uid: 'g/v',
       expirationTime: '2026-05-01T00:00:00.000Z',
@@ -119,7 +147,12 @@ describe('v1 → v2 and back, per resource', () => {
       singleUse: true,
       code: 'c0de',
     });
-    expect(into('groupInvites', { roleUid: 'r', email: 'a@b', ttl: '60s', singleUse: true, code: 'x', keyId: 'y' })).toEqual({ role: 'r', email: 'a@b', ttl: '60s', singleUse: true });
+    expect(into('groupInvites', { roleUid: 'r', email: 'a@b', ttl: '60s', singleUse: true, code: 'x', keyId: 'y' })).toEqual({
+      role: 'r',
+      email: 'a@b',
+      ttl: '60s',
+      singleUse: true,
+    });
   });
 
   it('repos: catalog tiers, sync_config, account renames; readme and syncApks dropped', () => {
@@ -129,7 +162,9 @@ describe('v1 → v2 and back, per resource', () => {
       catalogTier: 'APPLICATION',
       readme: '# big',
       sync_config: { source: 's', uniqueTags: true, expiration: '2027-01-01T00:00:00Z', syncApks: true, gracePeriod: true },
-      customOverlay: { accounts: { users: [{ uid: 1, userName: 'u', gid: 2, groupName: 'g' }], groups: [{ gid: 2, groupName: 'g', members: ['u'] }], runAs: 'u' } },
+      customOverlay: {
+        accounts: { users: [{ uid: 1, userName: 'u', gid: 2, groupName: 'g' }], groups: [{ gid: 2, groupName: 'g', members: ['u'] }], runAs: 'u' },
+      },
       createTime: '2025-01-01T00:00:00.1Z',
     };
     expect(out('repos', v1)).toEqual({
@@ -137,7 +172,9 @@ describe('v1 → v2 and back, per resource', () => {
       name: 'nginx',
       catalogTier: 'CATALOG_TIER_APPLICATION',
       sync_config: { source: 's', uniqueTags: true, expirationTime: '2027-01-01T00:00:00.000Z', gracePeriod: true },
-      customOverlay: { accounts: { users: [{ uid: 1, username: 'u', gid: 2, groupName: 'g' }], groups: [{ gid: 2, groupname: 'g', members: ['u'] }], runAs: 'u' } },
+      customOverlay: {
+        accounts: { users: [{ uid: 1, username: 'u', gid: 2, groupName: 'g' }], groups: [{ gid: 2, groupname: 'g', members: ['u'] }], runAs: 'u' },
+      },
       createTime: '2025-01-01T00:00:00.100Z',
     });
     expect(out('repos', { id: 'x', catalogTier: 'UNKNOWN' }).catalogTier).toBe('CATALOG_TIER_UNSPECIFIED');
@@ -163,8 +200,18 @@ describe('v1 → v2 and back, per resource', () => {
       legacyAdvisoryID: 'L-1',
       aliases: ['CVE-1'],
       events: [
-        { id: 'g/a/e1', timestamp: '2026-01-01T00:00:00Z', status: 'APPROVED', detection: { scanv1: { subpackageName: 'sp', componentName: 'c', scanner: 'grype' } } },
-        { id: 'g/a/e2', timestamp: '2026-01-02T00:00:00Z', status: 'UNKNOWN', falsePositiveDetermination: { type: 'COMPONENT_VULNERABILITY_MISMATCH', note: 'n' } },
+        {
+          id: 'g/a/e1',
+          timestamp: '2026-01-01T00:00:00Z',
+          status: 'APPROVED',
+          detection: { scanv1: { subpackageName: 'sp', componentName: 'c', scanner: 'grype' } },
+        },
+        {
+          id: 'g/a/e2',
+          timestamp: '2026-01-02T00:00:00Z',
+          status: 'UNKNOWN',
+          falsePositiveDetermination: { type: 'COMPONENT_VULNERABILITY_MISMATCH', note: 'n' },
+        },
         { id: 'g/a/e3', timestamp: '2026-01-03T00:00:00Z', status: 'PENDING', componentLocationChanged: { previousLocation: 'a', newLocation: 'b' } },
       ],
     };
@@ -176,8 +223,18 @@ describe('v1 → v2 and back, per resource', () => {
       legacyAdvisoryId: 'L-1',
       aliases: ['CVE-1'],
       events: [
-        { uid: 'g/a/e1', createTime: '2026-01-01T00:00:00.000Z', reviewState: 'REVIEW_STATE_APPROVED', detection: { scanv1: { subpackage: 'sp', component: 'c', scanner: 'grype' } } },
-        { uid: 'g/a/e2', createTime: '2026-01-02T00:00:00.000Z', reviewState: 'REVIEW_STATE_UNSPECIFIED', falsePositiveDetermination: { type: 'TYPE_COMPONENT_VULNERABILITY_MISMATCH', note: 'n' } },
+        {
+          uid: 'g/a/e1',
+          createTime: '2026-01-01T00:00:00.000Z',
+          reviewState: 'REVIEW_STATE_APPROVED',
+          detection: { scanv1: { subpackage: 'sp', component: 'c', scanner: 'grype' } },
+        },
+        {
+          uid: 'g/a/e2',
+          createTime: '2026-01-02T00:00:00.000Z',
+          reviewState: 'REVIEW_STATE_UNSPECIFIED',
+          falsePositiveDetermination: { type: 'TYPE_COMPONENT_VULNERABILITY_MISMATCH', note: 'n' },
+        },
         { uid: 'g/a/e3', createTime: '2026-01-03T00:00:00.000Z', reviewState: 'REVIEW_STATE_PENDING' },
       ],
     });
@@ -188,7 +245,9 @@ describe('create validation', () => {
   it('group create with {} names exactly the name field and the SDK rule', () => {
     expect(validateInput({}, res('groups'))).toEqual([{ field: 'name', description: 'name must match "^[a-z0-9 ._-]{1,}$"' }]);
     expect(validateInput({ name: 'Bad!' }, res('groups'))).toEqual([{ field: 'name', description: 'name must match "^[a-z0-9 ._-]{1,}$"' }]);
-    expect(validateInput({ name: 'ok', description: 'x\ny' }, res('groups'))).toEqual([{ field: 'description', description: 'description must match "^[\\S ]{0,512}$"' }]);
+    expect(validateInput({ name: 'ok', description: 'x\ny' }, res('groups'))).toEqual([
+      { field: 'description', description: 'description must match "^[\\S ]{0,512}$"' },
+    ]);
     expect(validateInput({ name: 'ok', verified: 'yes' }, res('groups'))).toEqual([{ field: 'verified', description: 'verified must be true or false' }]);
     expect(validateInput({ name: 'ok', uid: 'ignored', createTime: 'ignored' }, res('groups'))).toEqual([]);
   });
@@ -201,7 +260,11 @@ describe('create validation', () => {
     expect(validateInput({ identityUid: 'nope', roleUid: 'a'.repeat(40) }, res('roleBindings'))).toEqual([
       { field: 'identityUid', description: 'identityUid must be a uid (40 hex characters, then /16 hex per level)' },
     ]);
-    expect(validateInput({ name: 'r', capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_FLYING'] }, res('roles'))).toEqual([{ field: 'capabilities', description: 'unknown capability "CAP_FLYING"' }]);
-    expect(validateInput({ name: 'i', servicePrincipal: 'INGESTER' }, res('identities'))).toEqual([{ field: 'servicePrincipal', description: 'unknown value "INGESTER"' }]);
+    expect(validateInput({ name: 'r', capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_FLYING'] }, res('roles'))).toEqual([
+      { field: 'capabilities', description: 'unknown capability "CAP_FLYING"' },
+    ]);
+    expect(validateInput({ name: 'i', servicePrincipal: 'INGESTER' }, res('identities'))).toEqual([
+      { field: 'servicePrincipal', description: 'unknown value "INGESTER"' },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadMappings } from '../../src/mapping/load-mappings.js';
-import { parseFieldMask, pathKind } from '../../src/update/field-mask.js';
+import { pathKind } from '../../src/mapping/rule-paths.js';
+import { parseFieldMask } from '../../src/update/field-mask.js';
 import { oneofSiblings } from '../../src/update/oneof-siblings.js';
 
 const resources = loadMappings();
@@ -43,13 +44,23 @@ describe('field masks as pure functions', () => {
         { path: ['description'], value: undefined },
       ],
     });
-    expect(parseFieldMask('*', {}, rules)).toMatchObject({ ok: true, fields: [{ path: ['name'] }, { path: ['description'] }, { path: ['defaultRole'] }, { path: ['oidc'] }] });
+    expect(parseFieldMask('*', {}, rules)).toMatchObject({
+      ok: true,
+      fields: [{ path: ['name'] }, { path: ['description'] }, { path: ['defaultRole'] }, { path: ['oidc'] }],
+    });
     expect(parseFieldMask(' ', { nope: 1 }, rules)).toEqual({ ok: false, violations: [{ field: 'nope', description: 'unknown field "nope"' }] });
   });
 
   it('clear the other members of a oneof the PATCH sets, never the ones it sets', () => {
-    const oneofs = [['claimMatch', 'staticKeys', 'servicePrincipal'], ['claimMatch.issuer', 'claimMatch.issuerPattern']];
-    expect(oneofSiblings(oneofs, [{ path: ['claimMatch', 'issuerPattern'], value: 'x' }])).toEqual([['staticKeys'], ['servicePrincipal'], ['claimMatch', 'issuer']]);
+    const oneofs = [
+      ['claimMatch', 'staticKeys', 'servicePrincipal'],
+      ['claimMatch.issuer', 'claimMatch.issuerPattern'],
+    ];
+    expect(oneofSiblings(oneofs, [{ path: ['claimMatch', 'issuerPattern'], value: 'x' }])).toEqual([
+      ['staticKeys'],
+      ['servicePrincipal'],
+      ['claimMatch', 'issuer'],
+    ]);
     expect(oneofSiblings(oneofs, [{ path: ['servicePrincipal'], value: 'X' }])).toEqual([['claimMatch'], ['staticKeys']]);
     expect(oneofSiblings(oneofs, [{ path: ['servicePrincipal'], value: null }])).toEqual([]);
     expect(oneofSiblings(oneofs, [{ path: ['name'], value: 'n' }])).toEqual([]);

@@ -53,7 +53,16 @@ describe('access-setup flow end to end through the proxy', () => {
     const roles = await v2('GET', '/iam/v2beta1/roles?name=viewer');
     expect(roles.status).toBe(200);
     expect(roles.body).toEqual({
-      roles: [{ uid: expect.any(String), name: 'viewer', description: 'Viewer Role (built-in)', capabilities: expect.arrayContaining(['CAP_IAM_GROUPS_LIST']), createTime: anyTime(), updateTime: anyTime() }],
+      roles: [
+        {
+          uid: expect.any(String),
+          name: 'viewer',
+          description: 'Viewer Role (built-in)',
+          capabilities: expect.arrayContaining(['CAP_IAM_GROUPS_LIST']),
+          createTime: anyTime(),
+          updateTime: anyTime(),
+        },
+      ],
       nextPageToken: '',
       totalCount: '1',
       skipped: 0,
@@ -68,7 +77,13 @@ describe('access-setup flow end to end through the proxy', () => {
     expect(binding.status).toBe(200);
     expect(binding.body).toEqual({
       uid: expect.stringMatching(new RegExp(`^${G}/[0-9a-f]{16}$`)),
-      identity: { uid: I, name: 'deployer', description: 'CI deploy job', issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:acme/app:ref:refs/heads/main' },
+      identity: {
+        uid: I,
+        name: 'deployer',
+        description: 'CI deploy job',
+        issuer: 'https://token.actions.githubusercontent.com',
+        subject: 'repo:acme/app:ref:refs/heads/main',
+      },
       group: { uid: G, name: 'platform-team', description: 'runs the platform' },
       role: { uid: viewer.uid, name: 'viewer', description: 'Viewer Role (built-in)' },
       createTime: anyTime(),
@@ -83,7 +98,11 @@ describe('access-setup flow end to end through the proxy', () => {
     expect(await v2('DELETE', `/iam/v2beta1/roleBindings/${R}`)).toMatchObject({ status: 200, body: {} });
     expect(await v2('DELETE', `/iam/v2beta1/identities/${I}`)).toMatchObject({ status: 200, body: {} });
     expect(await v2('DELETE', `/iam/v2beta1/groups/${G}`)).toMatchObject({ status: 200, body: {} });
-    for (const [resource, uid] of [['roleBindings', R], ['identities', I], ['groups', G]] as const) {
+    for (const [resource, uid] of [
+      ['roleBindings', R],
+      ['identities', I],
+      ['groups', G],
+    ] as const) {
       const gone = await v2('GET', `/iam/v2beta1/${resource}/${uid}`);
       expect(gone.status).toBe(404);
       expect(gone.body).toEqual(aipError(5, `Not found: ${resource}/${uid}`, 'NOT_FOUND'));

@@ -21,7 +21,15 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const res = await v2('GET', `/iam/v2beta1/groups/${A}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: A, name: 'tenant-a', description: 'Tenant A', resourceLimits: { clusters: 1, idps: 1, repositories: 10 }, verified: false, createTime: anyTime(), updateTime: anyTime() });
+    expect(res.body).toEqual({
+      uid: A,
+      name: 'tenant-a',
+      description: 'Tenant A',
+      resourceLimits: { clusters: 1, idps: 1, repositories: 10 },
+      verified: false,
+      createTime: anyTime(),
+      updateTime: anyTime(),
+    });
     expect(await v1Stats()).toEqual({ total: 1, requests: { 'GET /iam/v1/groups': 1 } });
   });
 
@@ -34,7 +42,11 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     expect(hidden.status).toBe(404);
     const malformed = await v2('GET', '/iam/v2beta1/groups/not-a-uid');
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual(aipError(3, /^Invalid argument: uid: uid must be a uid/, 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'uid', description: expect.stringMatching(/^uid must be a uid/) as unknown as string }])]));
+    expect(malformed.body).toEqual(
+      aipError(3, /^Invalid argument: uid: uid must be a uid/, 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'uid', description: expect.stringMatching(/^uid must be a uid/) as unknown as string }]),
+      ]),
+    );
   });
 
   it('Create with {} answers exactly the spec error, before anything reaches v1', async () => {
@@ -57,7 +69,15 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
   it('Create under a parent in the path, and a root group with an empty parent', async () => {
     const res = await v2('POST', `/iam/v2beta1/groups/${A_TEAM}`, { body: { name: 'created', description: 'by v2', uid: 'ignored', unknownField: 1 } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: expect.stringMatching(new RegExp(`^${A_TEAM}/[0-9a-f]{16}$`)), name: 'created', description: 'by v2', resourceLimits: {}, verified: false, createTime: anyTime(), updateTime: anyTime() });
+    expect(res.body).toEqual({
+      uid: expect.stringMatching(new RegExp(`^${A_TEAM}/[0-9a-f]{16}$`)),
+      name: 'created',
+      description: 'by v2',
+      resourceLimits: {},
+      verified: false,
+      createTime: anyTime(),
+      updateTime: anyTime(),
+    });
     expect(res.body.updateTime).toBe(res.body.createTime);
     const v1 = await call(env.h.url, 'GET', `/iam/v1/groups?id=${res.body.uid}`, { token: DEV_TOKEN });
     expect(v1.body.items[0]).toEqual({ id: res.body.uid, name: 'created', description: 'by v2', resourceLimits: {}, verified: false });
@@ -90,8 +110,14 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     // a caller who may delete groups but not list repos: the proxy's check sees nothing, v1 refuses
     const group = await v2('POST', `/iam/v2beta1/groups/${B}`, { body: { name: 'has-repo' } });
     await call(env.h.url, 'POST', `/registry/v1/repos/${group.body.uid}`, { token: DEV_TOKEN, body: { name: 'hidden' } });
-    const role = await call(env.h.url, 'POST', `/iam/v1/roles/${B}`, { token: DEV_TOKEN, body: { name: 'deleter', capabilities: ['groups.delete', 'groups.list'] } });
-    const who = await call(env.h.url, 'POST', `/iam/v1/identities/${B}`, { token: DEV_TOKEN, body: { name: 'deleter', claimMatch: { issuer: 'https://i', subject: 's' } } });
+    const role = await call(env.h.url, 'POST', `/iam/v1/roles/${B}`, {
+      token: DEV_TOKEN,
+      body: { name: 'deleter', capabilities: ['groups.delete', 'groups.list'] },
+    });
+    const who = await call(env.h.url, 'POST', `/iam/v1/identities/${B}`, {
+      token: DEV_TOKEN,
+      body: { name: 'deleter', claimMatch: { issuer: 'https://i', subject: 's' } },
+    });
     await call(env.h.url, 'POST', `/iam/v1/rolebindings/${B}`, { token: DEV_TOKEN, body: { identity: who.body.id, role: role.body.id } });
     env.h.emu.store.tokens.set('token-deleter-0123456789', who.body.id);
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
@@ -122,11 +148,23 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     const created = await v2('POST', `/iam/v2beta1/groups/${B}`, { body: { name: 'patch-me', description: 'keep me' } });
     const res = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, { body: { name: 'patched' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ uid: created.body.uid, name: 'patched', description: 'keep me', resourceLimits: {}, verified: false, createTime: created.body.createTime, updateTime: anyTime() });
+    expect(res.body).toEqual({
+      uid: created.body.uid,
+      name: 'patched',
+      description: 'keep me',
+      resourceLimits: {},
+      verified: false,
+      createTime: created.body.createTime,
+      updateTime: anyTime(),
+    });
     const masked = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}?updateMask=description`, { body: { name: 'ignored', description: 'new' } });
     expect(masked.body).toMatchObject({ name: 'patched', description: 'new' });
     const unknown = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, { body: { colour: 'blue' } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual(aipError(3, 'Invalid argument: colour: unknown field "colour"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'colour', description: 'unknown field "colour"' }])]));
+    expect(unknown.body).toEqual(
+      aipError(3, 'Invalid argument: colour: unknown field "colour"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'colour', description: 'unknown field "colour"' }]),
+      ]),
+    );
   });
 });

@@ -100,7 +100,10 @@ describe('LookupCache', () => {
     release();
     expect(Object.fromEntries(await one)).toEqual({ a: { uid: 'a', name: 'n-a' }, b: { uid: 'b', name: 'n-b' } });
     expect(Object.fromEntries(await two)).toEqual({ b: { uid: 'b', name: 'n-b' }, c: { uid: 'c', name: 'n-c' }, hidden: null });
-    expect(calls).toEqual([['a', 'b'], ['c', 'hidden']]);
+    expect(calls).toEqual([
+      ['a', 'b'],
+      ['c', 'hidden'],
+    ]);
     await cache.getMany('alice|identities|', ['a', 'hidden'], fetch);
     expect(calls).toHaveLength(2);
     await cache.getMany('bob|identities|', ['a'], fetch);

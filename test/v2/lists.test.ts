@@ -7,7 +7,8 @@ import { aipError, badRequest } from '../support/aip.js';
 const GROUPS = 237;
 const seed = () => {
   const s = twoTenantSeed();
-  for (let i = 0; i < GROUPS; i += 1) s.groups?.push({ id: childUid(A_TEAM, `bulk-${i}`), name: `g-${String(i % 40).padStart(2, '0')}`, description: `bulk ${i}` });
+  for (let i = 0; i < GROUPS; i += 1)
+    s.groups?.push({ id: childUid(A_TEAM, `bulk-${i}`), name: `g-${String(i % 40).padStart(2, '0')}`, description: `bulk ${i}` });
   return s;
 };
 
@@ -95,7 +96,11 @@ describe('v2 lists: cursors, ordering, skip and totals', () => {
     expect(beyond.items).toEqual([]);
     expect(beyond.next).toBe('');
     const negative = await call(env.proxy.url, 'GET', '/iam/v2beta1/groups?skip=-1', { token: DEV_TOKEN });
-    expect(negative.body).toEqual(aipError(3, 'Invalid argument: skip: skip must not be negative', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'skip', description: 'skip must not be negative' }])]));
+    expect(negative.body).toEqual(
+      aipError(3, 'Invalid argument: skip: skip must not be negative', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'skip', description: 'skip must not be negative' }]),
+      ]),
+    );
   });
 
   it('order_by: several fields, unknown field → INVALID_ARGUMENT naming order_by', async () => {
@@ -153,7 +158,7 @@ describe('v2 lists: cursors, ordering, skip and totals', () => {
     expect(bob.total).toBe('0');
   });
 
-  it('a write through the proxy shows in the writer\'s next list', async () => {
+  it("a write through the proxy shows in the writer's next list", async () => {
     const before = await page(`uidp.children_of=${B}&page_size=500`);
     const created = await call(env.proxy.url, 'POST', `/iam/v2beta1/groups/${B}`, { token: DEV_TOKEN, body: { name: 'fresh' } });
     const after = await page(`uidp.children_of=${B}&page_size=500`);
@@ -166,11 +171,18 @@ describe('v2 lists: inserts and deletes during a walk', () => {
     const env = await startProxyOnEmulator({ LIST_CACHE_TTL_MS: '0' }, undefined, { seed: seed() });
     try {
       const seen: string[] = [];
-      const original = ((await call(env.h.url, 'GET', `/iam/v1/groups?uidp.children_of=${A_TEAM}`, { token: DEV_TOKEN })).body.items as { id: string }[]).map((g) => g.id);
+      const original = ((await call(env.h.url, 'GET', `/iam/v1/groups?uidp.children_of=${A_TEAM}`, { token: DEV_TOKEN })).body.items as { id: string }[]).map(
+        (g) => g.id,
+      );
       const deleted = new Set<string>();
       let next = '';
       for (let i = 0; i < 100; i += 1) {
-        const res = await call(env.proxy.url, 'GET', `/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&order_by=name&page_size=10${next ? `&page_token=${next}` : ''}`, { token: DEV_TOKEN });
+        const res = await call(
+          env.proxy.url,
+          'GET',
+          `/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&order_by=name&page_size=10${next ? `&page_token=${next}` : ''}`,
+          { token: DEV_TOKEN },
+        );
         seen.push(...(res.body.groups as { uid: string }[]).map((g) => g.uid));
         next = res.body.nextPageToken;
         if (next === '') break;
@@ -210,7 +222,9 @@ describe('v2 lists: filters mean the same whether v1 or the proxy applies them',
     expect(await uids(`/iam/v2beta1/groups?uidp.descendants_of=${A}&name=team`, 'groups')).toEqual([A_TEAM]);
     expect(await uids(`/iam/v2beta1/identities?uidp.descendants_of=${A}&name=carol`, 'identities')).toEqual([CAROL]);
     expect(await uids('/iam/v2beta1/identities?relationship_type=RELATIONSHIP_TYPE_SERVICE_PRINCIPAL', 'identities')).toHaveLength(1);
-    expect(await uids(`/iam/v2beta1/identities?uidp.descendants_of=${A}&relationship_type=RELATIONSHIP_TYPE_CLAIM_MATCH`, 'identities')).toEqual([ALICE, CAROL].sort());
+    expect(await uids(`/iam/v2beta1/identities?uidp.descendants_of=${A}&relationship_type=RELATIONSHIP_TYPE_CLAIM_MATCH`, 'identities')).toEqual(
+      [ALICE, CAROL].sort(),
+    );
     expect((await call(env.proxy.url, 'GET', '/iam/v2beta1/identities?relationship_type=NOPE', { token: DEV_TOKEN })).status).toBe(400);
   });
 
@@ -223,7 +237,10 @@ describe('v2 lists: filters mean the same whether v1 or the proxy applies them',
   });
 
   it('tags: include_* defaults hide referrers, dated and epoch tags; digest and updated_since pass to v1', async () => {
-    const names = async (q: string) => ((await call(env.proxy.url, 'GET', `/registry/v2beta1/tags?uidp.children_of=${REPO_A}&${q}`, { token: DEV_TOKEN })).body.tags as { name: string }[]).map((t) => t.name).sort();
+    const names = async (q: string) =>
+      ((await call(env.proxy.url, 'GET', `/registry/v2beta1/tags?uidp.children_of=${REPO_A}&${q}`, { token: DEV_TOKEN })).body.tags as { name: string }[])
+        .map((t) => t.name)
+        .sort();
     expect(await names('')).toEqual(['latest']);
     expect(await names('include_referrers=true&include_dates=true&include_epochs=true')).toEqual(['1.0-20260101', '1.0-r2', 'latest', 'sha256-abc.sig']);
     expect(await names('includeDates=true')).toEqual(['1.0-20260101', 'latest']);
@@ -233,11 +250,15 @@ describe('v2 lists: filters mean the same whether v1 or the proxy applies them',
 
   it('advisories: v1 filters renamed, review states converted, query applied by the proxy', async () => {
     const adv = (n: string) => childUid(A, `adv-${n}`);
-    expect(await uids(`/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&artifact_names=zlib&artifact_names=curl`, 'advisories')).toEqual([adv('2'), adv('3')].sort());
+    expect(await uids(`/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&artifact_names=zlib&artifact_names=curl`, 'advisories')).toEqual(
+      [adv('2'), adv('3')].sort(),
+    );
     expect(await uids('/vulnerabilities/v2beta1/advisories?event_review_states=REVIEW_STATE_PENDING', 'advisories')).toEqual([adv('1')]);
     expect(await uids(`/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&query=GHSA`, 'advisories')).toEqual([adv('2')]);
     expect(await uids(`/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&query=LIBZ`, 'advisories')).toEqual([adv('2')]);
-    const byUpdate = await call(env.proxy.url, 'GET', `/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&order_by=update_time%20desc`, { token: DEV_TOKEN });
+    const byUpdate = await call(env.proxy.url, 'GET', `/vulnerabilities/v2beta1/advisories?uidp.children_of=${A}&order_by=update_time%20desc`, {
+      token: DEV_TOKEN,
+    });
     expect((byUpdate.body.advisories as { uid: string }[]).map((a) => a.uid)).toEqual([adv('3'), adv('2'), adv('1')]);
   });
 
@@ -270,7 +291,10 @@ describe('v2 lists: every resource walks page by page like the others', () => {
     for (const group of [A, A_TEAM, B]) {
       await call(env.proxy.url, 'POST', `/iam/v2beta1/accountAssociations/${group}`, { token: DEV_TOKEN, body: { name: `aa-${group.slice(0, 4)}` } });
       await call(env.proxy.url, 'POST', `/iam/v2beta1/groupInvites/${group}`, { token: DEV_TOKEN, body: { roleUid: viewer, ttl: '60s' } });
-      await call(env.proxy.url, 'POST', `/iam/v2beta1/identityProviders/${group}`, { token: DEV_TOKEN, body: { name: 'sso', defaultRole: viewer, oidc: { issuer: 'https://i', clientId: 'c', clientSecret: 's' } } });
+      await call(env.proxy.url, 'POST', `/iam/v2beta1/identityProviders/${group}`, {
+        token: DEV_TOKEN,
+        body: { name: 'sso', defaultRole: viewer, oidc: { issuer: 'https://i', clientId: 'c', clientSecret: 's' } },
+      });
     }
   });
   afterAll(() => env.close());
@@ -296,7 +320,12 @@ describe('v2 lists: every resource walks page by page like the others', () => {
       const seen: string[] = [];
       let next = '';
       for (let i = 0; i <= expected.length; i += 1) {
-        const res = await call(env.proxy.url, 'GET', `${prefix}/${resource}?page_size=1&order_by=uid%20${dir}&include_referrers=true${next ? `&page_token=${next}` : ''}`, { token: DEV_TOKEN });
+        const res = await call(
+          env.proxy.url,
+          'GET',
+          `${prefix}/${resource}?page_size=1&order_by=uid%20${dir}&include_referrers=true${next ? `&page_token=${next}` : ''}`,
+          { token: DEV_TOKEN },
+        );
         seen.push(...(res.body[resource] as { uid: string }[]).map((x) => x.uid));
         next = res.body.nextPageToken;
         if (next === '') break;

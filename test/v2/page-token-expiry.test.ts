@@ -13,7 +13,9 @@ describe('page token lifetime', () => {
   let clock = Date.parse('2026-06-01T00:00:00Z');
   beforeAll(async () => {
     h = await startHarness();
-    app = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, PAGE_TOKEN_SECRET: 'a-fixed-secret-for-tests' }), h.url, 0), { now: () => clock });
+    app = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, PAGE_TOKEN_SECRET: 'a-fixed-secret-for-tests' }), h.url, 0), {
+      now: () => clock,
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -21,7 +23,11 @@ describe('page token lifetime', () => {
   });
 
   const list = async (query: string) => {
-    const res = await app.inject({ method: 'GET', url: `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=1${query}`, headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=1${query}`,
+      headers: { authorization: `Bearer ${DEV_TOKEN}` },
+    });
     return { status: res.statusCode, body: res.json() as { groups: { uid: string }[]; nextPageToken: string } };
   };
 
@@ -39,9 +45,15 @@ describe('page token lifetime', () => {
 
   it('with PAGE_TOKEN_SECRET set, a token outlives the process that issued it', async () => {
     const first = await list('');
-    const other = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, PAGE_TOKEN_SECRET: 'a-fixed-secret-for-tests' }), h.url, 0), { now: () => clock });
+    const other = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, PAGE_TOKEN_SECRET: 'a-fixed-secret-for-tests' }), h.url, 0), {
+      now: () => clock,
+    });
     try {
-      const res = await other.inject({ method: 'GET', url: `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=1&page_token=${first.body.nextPageToken}`, headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+      const res = await other.inject({
+        method: 'GET',
+        url: `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=1&page_token=${first.body.nextPageToken}`,
+        headers: { authorization: `Bearer ${DEV_TOKEN}` },
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.close();

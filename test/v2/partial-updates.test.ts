@@ -13,8 +13,14 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
   let v1Get: (collection: string, uid: string) => Promise<Record<string, any>>;
   let viewer: string;
   const identity = async (extra: Record<string, unknown> = {}) =>
-    (await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, { name: 'bot', description: 'keep', claimMatch: { issuer: 'https://gh', subject: 'repo:a', claims: { team: 'x', env: 'prod' } }, ...extra })).body
-      .uid as string;
+    (
+      await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, {
+        name: 'bot',
+        description: 'keep',
+        claimMatch: { issuer: 'https://gh', subject: 'repo:a', claims: { team: 'x', env: 'prod' } },
+        ...extra,
+      })
+    ).body.uid as string;
 
   beforeAll(async () => {
     env = await startProxyOnEmulator();
@@ -51,7 +57,11 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
 
   it('with updateMask / update_mask (camel or snake, dotted): only the listed fields change, other body fields are ignored', async () => {
     const uid = await identity();
-    const res = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=claim_match.subject,description`, { name: 'ignored', description: 'new', claimMatch: { subject: 'repo:c', issuer: 'ignored' } });
+    const res = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=claim_match.subject,description`, {
+      name: 'ignored',
+      description: 'new',
+      claimMatch: { subject: 'repo:c', issuer: 'ignored' },
+    });
     expect(res.body).toMatchObject({ name: 'bot', description: 'new', claimMatch: { issuer: 'https://gh', subject: 'repo:c' } });
     // a masked field the body leaves out is cleared
     const cleared = await v2('PATCH', `/iam/v2beta1/identities/${uid}?updateMask=description`, { name: 'ignored' });
@@ -60,7 +70,9 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
 
   it('a map may be changed one key at a time through the mask (AIP-161); in a body it is taken whole', async () => {
     const uid = await identity();
-    const one = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=claimMatch.claims.team`, { claimMatch: { claims: { team: 'y', env: 'ignored' } } });
+    const one = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=claimMatch.claims.team`, {
+      claimMatch: { claims: { team: 'y', env: 'ignored' } },
+    });
     expect(one.body.claimMatch.claims).toEqual({ team: 'y', env: 'prod' });
     const whole = await v2('PATCH', `/iam/v2beta1/identities/${uid}`, { claimMatch: { claims: { only: 'this' } } });
     expect(whole.body.claimMatch).toEqual({ issuer: 'https://gh', subject: 'repo:a', claims: { only: 'this' } });
@@ -70,7 +82,11 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
     const group = (await v2('POST', `/iam/v2beta1/groups/${B}`, { name: 'replace-me', description: 'gone soon' })).body;
     const all = await v2('PATCH', `/iam/v2beta1/groups/${group.uid}?update_mask=*`, { name: 'replaced' });
     expect(all.body).toMatchObject({ uid: group.uid, name: 'replaced', description: '' });
-    const output = await v2('PATCH', `/iam/v2beta1/groups/${group.uid}?update_mask=uid,create_time,resource_limits,name`, { uid: 'x', name: 'renamed', createTime: '2000-01-01T00:00:00Z' });
+    const output = await v2('PATCH', `/iam/v2beta1/groups/${group.uid}?update_mask=uid,create_time,resource_limits,name`, {
+      uid: 'x',
+      name: 'renamed',
+      createTime: '2000-01-01T00:00:00Z',
+    });
     expect(output.body).toMatchObject({ uid: group.uid, name: 'renamed', createTime: group.createTime });
     const sentBack = await v2('PATCH', `/iam/v2beta1/groups/${group.uid}`, { ...output.body, description: 'from a read-modify-write client' });
     expect(sentBack.status).toBe(200);
@@ -93,20 +109,32 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const mask = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=name,colour`, { name: 'x' });
     expect(mask.status).toBe(400);
-    expect(mask.body).toEqual(aipError(3, 'Invalid argument: update_mask: unknown field "colour"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'update_mask', description: 'unknown field "colour"' }])]));
+    expect(mask.body).toEqual(
+      aipError(3, 'Invalid argument: update_mask: unknown field "colour"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'update_mask', description: 'unknown field "colour"' }]),
+      ]),
+    );
     const nested = await v2('PATCH', `/iam/v2beta1/identities/${uid}`, { claimMatch: { colour: 'blue' }, hue: 1 });
     expect(nested.body).toEqual(
-      aipError(3, 'Invalid argument: claimMatch.colour: unknown field "claimMatch.colour"; hue: unknown field "hue"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
-        badRequest([
-          { field: 'claimMatch.colour', description: 'unknown field "claimMatch.colour"' },
-          { field: 'hue', description: 'unknown field "hue"' },
-        ]),
-      ]),
+      aipError(
+        3,
+        'Invalid argument: claimMatch.colour: unknown field "claimMatch.colour"; hue: unknown field "hue"',
+        'INVALID_ARGUMENT',
+        'iam.chainguard.dev',
+        [
+          badRequest([
+            { field: 'claimMatch.colour', description: 'unknown field "claimMatch.colour"' },
+            { field: 'hue', description: 'unknown field "hue"' },
+          ]),
+        ],
+      ),
     );
     const deep = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=claimMatch.claims.a.b`, {});
     expect(deep.body.message).toBe('Invalid argument: update_mask: unknown field "claimMatch.claims.a.b"');
     const badName = await v2('PATCH', `/iam/v2beta1/identities/${uid}`, { name: 'Not Valid!' });
-    expect(badName.body).toEqual(aipError(3, `Invalid argument: name: ${NAME_RULE}`, 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'name', description: NAME_RULE }])]));
+    expect(badName.body).toEqual(
+      aipError(3, `Invalid argument: name: ${NAME_RULE}`, 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'name', description: NAME_RULE }])]),
+    );
     const clearedRequired = await v2('PATCH', `/iam/v2beta1/identities/${uid}?update_mask=name`, {});
     expect(clearedRequired.body.message).toBe(`Invalid argument: name: ${NAME_RULE}`);
     const notObject = await v2('PATCH', `/iam/v2beta1/identities/${uid}`, ['x']);
@@ -115,10 +143,16 @@ describe('PATCH: partial updates on top of v1 full-record PUTs', () => {
   });
 
   it("an identity provider's clientSecret is sent to v1 only when the mask names it, and never shown", async () => {
-    const created = await v2('POST', `/iam/v2beta1/identityProviders/${A}`, { name: 'sso', defaultRole: viewer, oidc: { issuer: 'https://sso', clientId: 'c', clientSecret: 'sekret' } });
+    const created = await v2('POST', `/iam/v2beta1/identityProviders/${A}`, {
+      name: 'sso',
+      defaultRole: viewer,
+      oidc: { issuer: 'https://sso', clientId: 'c', clientSecret: 'sekret' },
+    });
     const uid = created.body.uid as string;
     const secret = () => env.h.emu.store.identityProviders.get(uid)?.oidc?.clientSecret;
-    const issuerOnly = await v2('PATCH', `/iam/v2beta1/identityProviders/${uid}?update_mask=oidc.issuer`, { oidc: { issuer: 'https://sso2', clientSecret: 'not-sent' } });
+    const issuerOnly = await v2('PATCH', `/iam/v2beta1/identityProviders/${uid}?update_mask=oidc.issuer`, {
+      oidc: { issuer: 'https://sso2', clientSecret: 'not-sent' },
+    });
     expect(issuerOnly.body.oidc).toMatchObject({ issuer: 'https://sso2', clientId: 'c' });
     expect(issuerOnly.body.oidc).not.toHaveProperty('clientSecret');
     expect(secret()).toBe('sekret');

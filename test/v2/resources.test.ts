@@ -31,13 +31,27 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
       claimMatch: { issuer: 'https://issuer.example', subject: 'alice' },
     });
     expect((await v2('GET', `/iam/v2beta1/identities/${BOB}`)).body.servicePrincipal).toBe('SERVICE_PRINCIPAL_INGESTER');
-    const created = await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, { name: 'ci', description: 'bot', claimMatch: { issuer: 'https://gh', subject: 'repo:x' } });
+    const created = await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, {
+      name: 'ci',
+      description: 'bot',
+      claimMatch: { issuer: 'https://gh', subject: 'repo:x' },
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ uid: expect.stringMatching(new RegExp(`^${A_TEAM}/`)), name: 'ci', description: 'bot', createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS), claimMatch: { issuer: 'https://gh', subject: 'repo:x' } });
+    expect(created.body).toEqual({
+      uid: expect.stringMatching(new RegExp(`^${A_TEAM}/`)),
+      name: 'ci',
+      description: 'bot',
+      createTime: expect.stringMatching(MS),
+      updateTime: expect.stringMatching(MS),
+      claimMatch: { issuer: 'https://gh', subject: 'repo:x' },
+    });
     const sp = await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, { name: 'sp', service_principal: 'SERVICE_PRINCIPAL_COSIGNED' });
     expect(sp.body.servicePrincipal).toBe('SERVICE_PRINCIPAL_COSIGNED');
     expect((await v1('GET', `/iam/v1/identities?id=${sp.body.uid}`)).body.items[0].servicePrincipal).toBe('COSIGNED');
-    const st = await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, { name: 'st', staticKeys: { issuer: 'https://s', subject: 'x', issuerKeys: 'k', expirationTime: '2027-01-01T00:00:00Z' } });
+    const st = await v2('POST', `/iam/v2beta1/identities/${A_TEAM}`, {
+      name: 'st',
+      staticKeys: { issuer: 'https://s', subject: 'x', issuerKeys: 'k', expirationTime: '2027-01-01T00:00:00Z' },
+    });
     expect(st.body.staticKeys).toEqual({ issuer: 'https://s', subject: 'x', issuerKeys: 'k', expirationTime: '2027-01-01T00:00:00.000Z' });
     expect((await v1('GET', `/iam/v1/identities?id=${st.body.uid}`)).body.items[0].static).toMatchObject({ expiration: '2027-01-01T00:00:00Z' });
     expect((await v2('DELETE', `/iam/v2beta1/identities/${created.body.uid}`)).body).toEqual({});
@@ -45,17 +59,35 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('roles: CAP_* capabilities both ways', async () => {
     const got = await v2('GET', `/iam/v2beta1/roles/${CUSTOM_ROLE_A}`);
-    expect(got.body).toEqual({ uid: CUSTOM_ROLE_A, name: 'publisher', description: 'publishes', capabilities: ['CAP_REPO_LIST', 'CAP_TAG_CREATE'], createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
+    expect(got.body).toEqual({
+      uid: CUSTOM_ROLE_A,
+      name: 'publisher',
+      description: 'publishes',
+      capabilities: ['CAP_REPO_LIST', 'CAP_TAG_CREATE'],
+      createTime: expect.stringMatching(MS),
+      updateTime: expect.stringMatching(MS),
+    });
     const builtIn = await v2('GET', `/iam/v2beta1/roles/${viewer}`);
     expect(builtIn.body).toMatchObject({ uid: viewer, name: 'viewer', description: 'Viewer Role (built-in)' });
     expect(builtIn.body.capabilities).toContain('CAP_IAM_GROUPS_LIST');
     const created = await v2('POST', `/iam/v2beta1/roles/${A}`, { name: 'auditor', capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_ADVISORIES_LIST'] });
-    expect(created.body).toEqual({ uid: expect.any(String), name: 'auditor', description: '', capabilities: ['CAP_ADVISORIES_LIST', 'CAP_IAM_GROUPS_LIST'], createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
+    expect(created.body).toEqual({
+      uid: expect.any(String),
+      name: 'auditor',
+      description: '',
+      capabilities: ['CAP_ADVISORIES_LIST', 'CAP_IAM_GROUPS_LIST'],
+      createTime: expect.stringMatching(MS),
+      updateTime: expect.stringMatching(MS),
+    });
     expect((await v1('GET', `/iam/v1/roles?id=${created.body.uid}`)).body.items[0].capabilities).toEqual(['advisories.list', 'groups.list']);
     expect((await v2('DELETE', `/iam/v2beta1/roles/${created.body.uid}`)).body).toEqual({});
     expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).status).toBe(404);
     const bad = await v2('POST', `/iam/v2beta1/roles/${A}`, { name: 'bad', capabilities: ['groups.list'] });
-    expect(bad.body).toEqual(aipError(3, 'Invalid argument: capabilities: unknown capability "groups.list"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [badRequest([{ field: 'capabilities', description: 'unknown capability "groups.list"' }])]));
+    expect(bad.body).toEqual(
+      aipError(3, 'Invalid argument: capabilities: unknown capability "groups.list"', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'capabilities', description: 'unknown capability "groups.list"' }]),
+      ]),
+    );
   });
 
   it('role bindings: create takes {identityUid, roleUid} and answers the hydrated spec shape in 3 v1 calls; get in 2; delete', async () => {
@@ -69,7 +101,11 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
       role: { uid: CUSTOM_ROLE_A, name: 'publisher', description: 'publishes' },
       createTime: expect.stringMatching(MS),
     });
-    expect(env.h.emu.stats.snapshot().requests).toEqual({ [`POST /iam/v1/rolebindings/${A_TEAM}`]: 1, 'GET /iam/v1/rolebindings': 1, 'GET /iam/v1/identities': 1 });
+    expect(env.h.emu.stats.snapshot().requests).toEqual({
+      [`POST /iam/v1/rolebindings/${A_TEAM}`]: 1,
+      'GET /iam/v1/rolebindings': 1,
+      'GET /iam/v1/identities': 1,
+    });
     // a Get by another caller: its own identity lookup (nothing is shared across callers)
     env.h.emu.stats.reset();
     expect((await call(env.proxy.url, 'GET', `/iam/v2beta1/roleBindings/${created.body.uid}`, { token: TOKENS.alice })).body).toEqual(created.body);
@@ -87,7 +123,11 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
   });
 
   it('identity providers: clientSecret is sent to v1 and never shown', async () => {
-    const created = await v2('POST', `/iam/v2beta1/identityProviders/${A}`, { name: 'sso', defaultRole: viewer, oidc: { issuer: 'https://sso', clientId: 'c', clientSecret: 'sekret' } });
+    const created = await v2('POST', `/iam/v2beta1/identityProviders/${A}`, {
+      name: 'sso',
+      defaultRole: viewer,
+      oidc: { issuer: 'https://sso', clientId: 'c', clientSecret: 'sekret' },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ uid: expect.any(String), name: 'sso', defaultRole: viewer, oidc: { issuer: 'https://sso', clientId: 'c' } });
     expect(JSON.stringify(created.body)).not.toContain('sekret');
@@ -98,7 +138,14 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('account associations: the uid is the group', async () => {
     const created = await v2('POST', `/iam/v2beta1/accountAssociations/${A_TEAM}`, { name: 'accts', amazon: { account: '123456789012' } });
-    expect(created.body).toEqual({ uid: A_TEAM, name: 'accts', description: '', amazon: { account: '123456789012' }, createTime: expect.stringMatching(MS), updateTime: expect.stringMatching(MS) });
+    expect(created.body).toEqual({
+      uid: A_TEAM,
+      name: 'accts',
+      description: '',
+      amazon: { account: '123456789012' },
+      createTime: expect.stringMatching(MS),
+      updateTime: expect.stringMatching(MS),
+    });
     expect((await v2('GET', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).body).toEqual(created.body);
     expect((await v2('DELETE', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).body).toEqual({});
     expect((await v2('GET', `/iam/v2beta1/accountAssociations/${A_TEAM}`)).status).toBe(404);
@@ -129,11 +176,34 @@ describe('v2 resources through the proxy: Get, Create, Delete shapes', () => {
 
   it('repos, tags, advisories: List and Get only, in their own domains', async () => {
     const repo = await v2('GET', `/registry/v2beta1/repos/${REPO_A}`);
-    expect(repo.body).toEqual({ uid: REPO_A, name: 'nginx', catalogTier: 'CATALOG_TIER_APPLICATION', bundles: ['application'], aliases: [], createTime: '2025-10-01T00:00:00.000Z', activeTags: [], description: '', updateTime: '2025-10-01T00:00:00.000Z' });
+    expect(repo.body).toEqual({
+      uid: REPO_A,
+      name: 'nginx',
+      catalogTier: 'CATALOG_TIER_APPLICATION',
+      bundles: ['application'],
+      aliases: [],
+      createTime: '2025-10-01T00:00:00.000Z',
+      activeTags: [],
+      description: '',
+      updateTime: '2025-10-01T00:00:00.000Z',
+    });
     const tag = await v2('GET', `/registry/v2beta1/tags/${childUid(REPO_A, 't-latest')}`);
-    expect(tag.body).toEqual({ uid: childUid(REPO_A, 't-latest'), name: 'latest', digest: 'sha256:aaa', updateTime: '2026-05-01T00:00:00.000Z', deprecated: false, bundles: [] });
+    expect(tag.body).toEqual({
+      uid: childUid(REPO_A, 't-latest'),
+      name: 'latest',
+      digest: 'sha256:aaa',
+      updateTime: '2026-05-01T00:00:00.000Z',
+      deprecated: false,
+      bundles: [],
+    });
     const adv = await v2('GET', `/vulnerabilities/v2beta1/advisories/${childUid(A, 'adv-2')}`);
-    expect(adv.body).toMatchObject({ uid: childUid(A, 'adv-2'), advisoryId: 'CGA-2', legacyAdvisoryId: 'LEG-2', createTime: '2026-01-01T00:00:00.000Z', updateTime: '2026-03-01T00:00:00.000Z' });
+    expect(adv.body).toMatchObject({
+      uid: childUid(A, 'adv-2'),
+      advisoryId: 'CGA-2',
+      legacyAdvisoryId: 'LEG-2',
+      createTime: '2026-01-01T00:00:00.000Z',
+      updateTime: '2026-03-01T00:00:00.000Z',
+    });
     expect(adv.body.events[0]).toMatchObject({ reviewState: 'REVIEW_STATE_APPROVED', createTime: '2026-01-01T00:00:00.000Z', fixed: { fixedVersion: '1.2' } });
     expect(adv.body).not.toHaveProperty('legacyAdvisoryID');
     for (const [method, path, domain] of [

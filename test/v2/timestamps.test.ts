@@ -51,7 +51,11 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
     const v1 = (await call(h.url, 'GET', `/iam/v1/groups?id=${A}`, { token: DEV_TOKEN })).body.items[0];
     await call(h.url, 'PUT', `/iam/v1/groups/${A}`, { token: DEV_TOKEN, body: { ...v1, description: 'changed in v1' } });
     clock = T0 + 120_000;
-    expect((await v2('GET', `/iam/v2beta1/groups/${A}`)).body).toMatchObject({ description: 'changed in v1', createTime: iso(T0), updateTime: iso(T0 + 120_000) });
+    expect((await v2('GET', `/iam/v2beta1/groups/${A}`)).body).toMatchObject({
+      description: 'changed in v1',
+      createTime: iso(T0),
+      updateTime: iso(T0 + 120_000),
+    });
     clock = T0 + 180_000;
     expect((await v2('GET', `/iam/v2beta1/groups/${A}`)).body).toMatchObject({ createTime: iso(T0), updateTime: iso(T0 + 120_000) });
   });
@@ -61,12 +65,18 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
     const created = await v2('POST', `/iam/v2beta1/roles/${B}`, { name: 'timed', capabilities: ['CAP_IAM_GROUPS_LIST'] });
     expect(created.body).toMatchObject({ createTime: iso(clock), updateTime: iso(clock) });
     clock += 5_000;
-    expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).body).toMatchObject({ createTime: iso(T0 + 1_000_000), updateTime: iso(T0 + 1_000_000) });
+    expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).body).toMatchObject({
+      createTime: iso(T0 + 1_000_000),
+      updateTime: iso(T0 + 1_000_000),
+    });
     clock += 5_000;
     const patched = await v2('PATCH', `/iam/v2beta1/roles/${created.body.uid}`, { description: 'now described' });
     expect(patched.body).toMatchObject({ description: 'now described', createTime: iso(T0 + 1_000_000), updateTime: iso(T0 + 1_010_000) });
     clock += 5_000;
-    expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).body).toMatchObject({ createTime: iso(T0 + 1_000_000), updateTime: iso(T0 + 1_010_000) });
+    expect((await v2('GET', `/iam/v2beta1/roles/${created.body.uid}`)).body).toMatchObject({
+      createTime: iso(T0 + 1_000_000),
+      updateTime: iso(T0 + 1_010_000),
+    });
   });
 
   it('repos keep their own createTime; updateTime starts there', async () => {
@@ -84,7 +94,10 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
       const seen: { uid: string; createTime: string; updateTime: string }[] = [];
       let token = '';
       do {
-        const res = await v2('GET', `/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&order_by=${encodeURIComponent(orderBy)}&page_size=2${token ? `&page_token=${token}` : ''}`);
+        const res = await v2(
+          'GET',
+          `/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&order_by=${encodeURIComponent(orderBy)}&page_size=2${token ? `&page_token=${token}` : ''}`,
+        );
         expect(res.status).toBe(200);
         seen.push(...res.body.groups);
         token = res.body.nextPageToken;
@@ -108,8 +121,14 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
     await one.app.close();
     clock = T0 + 9_500_000;
     const two = await proxyOn({ META_STORE: `file:${path}` });
-    expect((await v2('GET', `/iam/v2beta1/groups/${created.body.uid}`, undefined, two.url)).body).toMatchObject({ createTime: iso(T0 + 9_000_000), updateTime: iso(T0 + 9_000_000) });
-    expect((await v2('GET', `/iam/v2beta1/groups/${A_TEAM}`, undefined, two.url)).body).toMatchObject({ createTime: seen.body.createTime, updateTime: seen.body.updateTime });
+    expect((await v2('GET', `/iam/v2beta1/groups/${created.body.uid}`, undefined, two.url)).body).toMatchObject({
+      createTime: iso(T0 + 9_000_000),
+      updateTime: iso(T0 + 9_000_000),
+    });
+    expect((await v2('GET', `/iam/v2beta1/groups/${A_TEAM}`, undefined, two.url)).body).toMatchObject({
+      createTime: seen.body.createTime,
+      updateTime: seen.body.updateTime,
+    });
     // a fresh memory store would say "first seen now" instead
     const fresh = await proxyOn();
     expect((await v2('GET', `/iam/v2beta1/groups/${created.body.uid}`, undefined, fresh.url)).body.createTime).toBe(iso(T0 + 9_500_000));

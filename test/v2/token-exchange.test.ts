@@ -16,7 +16,10 @@ describe('token exchange through the proxy', () => {
   beforeAll(async () => {
     issuer = await startTestIssuer();
     env = await startProxyOnEmulator({}, undefined, { trustedIssuers: [issuer.url] });
-    const created = await call(env.h.url, 'POST', `/iam/v1/identities/${A_TEAM}`, { token: DEV_TOKEN, body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: SUB } } });
+    const created = await call(env.h.url, 'POST', `/iam/v1/identities/${A_TEAM}`, {
+      token: DEV_TOKEN,
+      body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: SUB } },
+    });
     identity = created.body.id;
     const viewer = (await call(env.h.url, 'GET', '/iam/v1/roles?name=viewer', { token: DEV_TOKEN })).body.items[0].id;
     await call(env.h.url, 'POST', `/iam/v1/rolebindings/${A_TEAM}`, { token: DEV_TOKEN, body: { identity, role: viewer } });
@@ -27,7 +30,9 @@ describe('token exchange through the proxy', () => {
   });
 
   it('GET with aud = the proxy URL mints a v1 token for the v1 audience, and it works for v2 calls', async () => {
-    const res = await call(env.proxy.url, 'GET', `/sts/exchange?aud=${encodeURIComponent(env.proxy.settings.publicUrl)}&identity=${identity}`, { token: await issuer.mint({ sub: SUB }) });
+    const res = await call(env.proxy.url, 'GET', `/sts/exchange?aud=${encodeURIComponent(env.proxy.settings.publicUrl)}&identity=${identity}`, {
+      token: await issuer.mint({ sub: SUB }),
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['expiry', 'token']);
     expect(decodeJwt(res.body.token).aud).toEqual([env.h.url]);

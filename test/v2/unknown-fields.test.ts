@@ -25,9 +25,7 @@ describe('fields the mapping does not know', () => {
   beforeAll(async () => {
     upstream = await startRecordingUpstream();
     upstream.respond = (req) =>
-      req.method === 'GET'
-        ? { status: 200, body: JSON.stringify({ items: [STORED] }) }
-        : { status: 200, body: req.body.toString('utf8') };
+      req.method === 'GET' ? { status: 200, body: JSON.stringify({ items: [STORED] }) } : { status: 200, body: req.body.toString('utf8') };
     proxy = await startProxy({ V1_BASE_URL: upstream.url });
   });
   afterAll(async () => {
@@ -37,12 +35,27 @@ describe('fields the mapping does not know', () => {
 
   it('are shown on a read as v1 sent them', async () => {
     const res = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${STORED.id}`, { token: 't' });
-    expect(res.body).toEqual({ uid: STORED.id, name: 'grown', description: 'd', resourceLimits: { clusters: 3 }, verified: true, kind: 'ORG_KIND_CUSTOMER', status: 'ORG_STATUS_READY', billing: { plan: 'gold', seats: 12 }, labels: ['a', 'b'], createTime: anyTime(), updateTime: anyTime() });
+    expect(res.body).toEqual({
+      uid: STORED.id,
+      name: 'grown',
+      description: 'd',
+      resourceLimits: { clusters: 3 },
+      verified: true,
+      kind: 'ORG_KIND_CUSTOMER',
+      status: 'ORG_STATUS_READY',
+      billing: { plan: 'gold', seats: 12 },
+      labels: ['a', 'b'],
+      createTime: anyTime(),
+      updateTime: anyTime(),
+    });
   });
 
   it('go back untouched in the full-record PUT of a PATCH, with only the masked field changed', async () => {
     upstream.requests.length = 0;
-    const res = await call(proxy.url, 'PATCH', `/iam/v2beta1/groups/${STORED.id}?update_mask=description`, { token: 't', body: { description: 'new', billing: { plan: 'free' } } });
+    const res = await call(proxy.url, 'PATCH', `/iam/v2beta1/groups/${STORED.id}?update_mask=description`, {
+      token: 't',
+      body: { description: 'new', billing: { plan: 'free' } },
+    });
     expect(res.status).toBe(200);
     const put = upstream.requests.find((r) => r.method === 'PUT');
     expect(put?.url).toBe(`/iam/v1/groups/${STORED.id}`);

@@ -45,8 +45,7 @@ export const groupInvites: CollectionDef<GroupInviteRecord> = {
     ...record,
     role: isPlainObject(record.role) ? record.role.id : record.role,
   }),
-  matches: (i, q) =>
-    matchesExact(parentOf(i.id), q.one('group')) && matchesExact(i.id, q.one('id')) && matchesExact(i.keyId, q.one('key_id')),
+  matches: (i, q) => matchesExact(parentOf(i.id), q.one('group')) && matchesExact(i.id, q.one('id')) && matchesExact(i.keyId, q.one('key_id')),
   renderList: (i, ctx) => ({
     id: i.id,
     expiration: formatTimestamp(i.expiration),

@@ -69,14 +69,10 @@ export const groups: CollectionDef<GroupRecord> = {
   afterDelete(g, ctx) {
     // The IAM resources that live under the group go with it.
     const { store } = ctx;
-    for (const map of [
-      store.identities,
-      store.roles,
-      store.rolebindings,
-      store.identityProviders,
-      store.group_invites,
-      store.advisories,
-    ] as Map<string, unknown>[]) {
+    for (const map of [store.identities, store.roles, store.rolebindings, store.identityProviders, store.group_invites, store.advisories] as Map<
+      string,
+      unknown
+    >[]) {
       for (const key of [...map.keys()]) if (isAncestor(g.id, key)) map.delete(key);
     }
     store.account_associations.delete(g.id);

@@ -34,10 +34,7 @@ export const roles: CollectionDef<RoleRecord> = {
     return { id: existing.id, ...fields(new Body(json)) };
   },
   matches: (r, q) =>
-    matchesExact(r.id, q.one('id')) &&
-    matchesExact(r.name, q.one('name')) &&
-    matchesExact(parentOf(r.id), q.one('parent')) &&
-    matchesUidp(r.id, q),
+    matchesExact(r.id, q.one('id')) && matchesExact(r.name, q.one('name')) && matchesExact(parentOf(r.id), q.one('parent')) && matchesUidp(r.id, q),
   // Built-in roles are readable by every caller.
   visible: (r, ctx) => isBuiltIn(r) || ctx.access.can('roles.list', r.id),
   renderList: render,

@@ -1,9 +1,10 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
-import type { OperationContext } from '../operations/operation-context.js';
-import { listV1 } from '../operations/v1-records.js';
-import { type Json, getPath, isObject, setPath } from '../translate/json-path.js';
+import type { OperationContext } from './operation-context.js';
+import { listV1 } from './v1-records.js';
+import { fillHydrated, hydrationUids } from '../hydrate/fill-hydrated.js';
+import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 
 type Hydration = CompiledResource['mapping']['hydrate'][number];
@@ -36,18 +37,10 @@ export async function hydrateItems(ctx: OperationContext, items: Json[]): Promis
   for (const h of ctx.resource.mapping.hydrate) {
     const from = ctx.resources.get(h.from) as CompiledResource;
     const at = h.at.split('.');
-    const uids = items.map((item) => getPath(item, [...at, 'uid'])).filter((uid): uid is string => typeof uid === 'string' && uid !== '');
+    const uids = hydrationUids(items, at);
     if (uids.length === 0) continue;
     const found = await ctx.lookups.getMany(`${ctx.caller}|${h.from}|`, uids, (missing) => lookUp(ctx, from, h, missing));
-    for (const item of items) {
-      const object = getPath(item, at);
-      if (!isObject(object) || typeof object.uid !== 'string') continue;
-      const other = found.get(object.uid) ?? null;
-      const filled: Json = { uid: object.uid };
-      for (const field of h.fields) filled[field] = other?.[field] ?? '';
-      for (const [k, v] of Object.entries(object)) if (!(k in filled)) filled[k] = v;
-      setPath(item, at, filled);
-    }
+    fillHydrated(items, at, h.fields, found);
   }
   return items;
 }

@@ -1,18 +1,18 @@
 import { ApiError } from '../errors/api-error.js';
-import { type OperationContext, snapshotPrefix } from '../operations/operation-context.js';
-import { hydrateItems } from '../hydrate/hydrate-items.js';
-import { translateWithTimes } from '../operations/resource-times.js';
-import { fetchV1Collection } from '../operations/v1-records.js';
-import type { Json } from '../translate/json-path.js';
+import { type OperationContext, snapshotPrefix } from './operation-context.js';
+import { hydrateItems } from './hydrate-items.js';
+import { translateWithTimes } from './resource-times.js';
+import { fetchV1Collection } from './v1-records.js';
+import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
-import { parseOrderBy } from './order-by.js';
-import { parsePageParams } from './page-params.js';
-import { PageTokenCodec } from './page-token.js';
-import { planFilters } from './plan-filters.js';
-import type { RawQuery } from './query-params.js';
-import type { Snapshot } from './snapshot-cache.js';
-import { type KeyValue, seekAfter, sortItems, v2KeyFn } from './sorted-items.js';
-import { v1KeyFn } from './v1-sort-keys.js';
+import { parseOrderBy } from '../mapping/order-by.js';
+import { parsePageParams } from '../list/page-params.js';
+import { PageTokenCodec } from '../list/page-token.js';
+import { planFilters } from '../list/plan-filters.js';
+import type { RawQuery } from '../list/query-params.js';
+import type { Snapshot } from '../list/snapshot-cache.js';
+import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
+import { v1KeyFn } from '../list/v1-sort-keys.js';
 
 /** v1 records of a page in their v2 shape, with the times v1 does not keep. */
 function translatePage(ctx: OperationContext, records: Json[]): Json[] {
@@ -52,7 +52,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     if (!('expired' in opened)) after = opened.position.after as KeyValue[];
   }
 
-  const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot> => {
+  const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot<OperationContext>> => {
     const fetched = await fetchV1Collection(ctx, plan.v1Query);
     const bytes = fetched.bytes * 2;
     // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they

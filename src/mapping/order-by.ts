@@ -1,5 +1,5 @@
 import type { FieldViolation } from '../errors/api-error.js';
-import { camelCase } from '../translate/json-path.js';
+import { camelCase } from '../json/json-path.js';
 
 export interface SortKey {
   /** v2 field path */
