@@ -10,6 +10,8 @@ export function runEmulator(settings: Settings): Promise<RunningEmulator> {
     seedFile: settings.sim.seedFile,
     devToken: settings.sim.devToken,
     trustedIssuers: settings.sim.trustedIssuers,
+    v2: settings.sim.v2,
+    v2Port: settings.sim.v2Port,
     logger: loggerOptions(settings.logLevel),
   });
 }
@@ -17,6 +19,7 @@ export function runEmulator(settings: Settings): Promise<RunningEmulator> {
 export function emulatorBanner(emu: RunningEmulator): string[] {
   return [
     `v1 emulator listening on ${emu.url}`,
+    ...(emu.v2Url ? [`native v2 emulator listening on ${emu.v2Url}`] : []),
     ...(emu.demoOrg ? [`demo organization uid: ${emu.demoOrg}`] : []),
     `dev token (superuser): ${emu.devToken}`,
     `try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${emu.url}/iam/v1/groups"`,

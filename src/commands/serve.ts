@@ -9,6 +9,8 @@ export interface RunningProxy {
   settings: ResolvedSettings;
   /** the embedded emulator, when no V1_BASE_URL was given */
   emulator: RunningEmulator | undefined;
+  /** whether the admin token was made here (and so may be printed) */
+  adminTokenGenerated: boolean;
   close(): Promise<void>;
 }
 
@@ -22,9 +24,11 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
         seedFile: settings.sim.seedFile,
         devToken: settings.sim.devToken,
         trustedIssuers: settings.sim.trustedIssuers,
+        v2: settings.sim.v2,
+        v2Port: settings.sim.v2Port,
       });
   const v1BaseUrl = settings.v1BaseUrl ?? (emulator as RunningEmulator).url;
-  const resolved = resolveSettings(settings, v1BaseUrl, settings.port);
+  const resolved = resolveSettings(settings, v1BaseUrl, settings.port, emulator?.v2Url);
   let app: Awaited<ReturnType<typeof buildProxyApp>>;
   try {
     app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream } : {});
@@ -35,12 +39,13 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
-  Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port));
+  Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port, emulator?.v2Url, resolved.adminToken));
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   return {
     url: `http://${host}:${port}`,
     settings: resolved,
     emulator,
+    adminTokenGenerated: settings.adminToken === undefined,
     async close() {
       await app.close();
       await emulator?.close();
@@ -50,10 +55,15 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
 
 /** What `npm start` prints: where everything is, and a command to paste. */
 export function startBanner(proxy: RunningProxy): string[] {
-  const lines = [`v2proxy listening on ${proxy.url} (v1 backend: ${proxy.settings.v1BaseUrl})`];
+  const s = proxy.settings;
+  const lines = [`v2proxy listening on ${proxy.url} (v1 backend: ${s.v1BaseUrl}; native v2 backend: ${s.v2BaseUrl ?? 'none'})`];
+  // a token the operator supplied is theirs to know; only a generated one is shown
+  if (s.adminToken !== undefined && proxy.adminTokenGenerated) lines.push(`admin token (/admin, generated): ${s.adminToken}`);
+  if (s.rolloutFile) lines.push(`rollout file: ${s.rolloutFile}`);
   const emu = proxy.emulator;
   if (!emu) return lines;
   lines.push(`v1 emulator listening on ${emu.url}`);
+  if (emu.v2Url) lines.push(`native v2 emulator listening on ${emu.v2Url}`);
   if (emu.demoOrg) lines.push(`demo organization uid: ${emu.demoOrg}`);
   lines.push(`dev token (superuser on the emulator): ${emu.devToken}`);
   const path = emu.demoOrg ? `/iam/v2beta1/groups/${emu.demoOrg}` : '/iam/v2beta1/groups';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type ParsedSettings, type ResolvedSettings, type Settings, SettingsSchema } from './settings-schema.js';
 
@@ -63,10 +64,16 @@ function toSettings(p: ParsedSettings): Settings {
     listCacheMaxBytes: p.LIST_CACHE_MAX_BYTES,
     lookupCacheTtlMs: p.LOOKUP_CACHE_TTL_MS,
     metaStore: p.META_STORE,
+    v2BaseUrl: p.V2_BASE_URL,
+    v2TimeoutMs: p.V2_TIMEOUT_MS,
+    rolloutFile: p.ROLLOUT_FILE,
+    adminToken: p.ADMIN_TOKEN,
     logLevel: p.LOG_LEVEL,
     sim: {
       host: p.SIM_HOST,
       port: p.SIM_PORT,
+      v2: p.SIM_V2,
+      v2Port: p.SIM_V2_PORT,
       seedFile: p.SIM_SEED,
       devToken: p.DEV_TOKEN,
       trustedIssuers: p.SIM_TRUSTED_ISSUERS,
@@ -75,10 +82,12 @@ function toSettings(p: ParsedSettings): Settings {
 }
 
 /** Fills the defaults that depend on where the v1 backend and the proxy ended up. */
-export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: number): ResolvedSettings {
+export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: number, v2BaseUrl?: string, adminToken?: string): ResolvedSettings {
   const host = s.host.includes(':') ? `[${s.host}]` : s.host;
   return {
     ...s,
+    v2BaseUrl: s.v2BaseUrl ?? v2BaseUrl,
+    adminToken: s.adminToken ?? adminToken ?? `adm-${randomBytes(24).toString('base64url')}`,
     v1BaseUrl,
     v1IssuerUrl: s.v1IssuerUrl ?? v1BaseUrl,
     v1Audience: s.v1Audience ?? v1BaseUrl,

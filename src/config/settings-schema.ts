@@ -55,6 +55,12 @@ export const SettingsSchema = z.object({
   LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
     .default(256 * 1024 * 1024)
     .describe('memory bound of all list snapshots together, in bytes'),
+  V2_BASE_URL: httpUrl
+    .optional()
+    .describe("the native v2 backend a rollout sends traffic to (default: the embedded emulator's native v2 surface, when it runs)"),
+  V2_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one native v2 call, in milliseconds'),
+  ROLLOUT_FILE: text.min(1).optional().describe('YAML or JSON rollout file (routes to native v2, guard, kill switch); reloaded when it changes and on SIGHUP'),
+  ADMIN_TOKEN: text.min(16, { error: 'must be at least 16 characters' }).optional().describe('bearer token of /admin/* (default: random, printed at start)'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -63,6 +69,12 @@ export const SettingsSchema = z.object({
     .describe('pino log level'),
   SIM_HOST: text.min(1).default('127.0.0.1').describe('address the emulator listens on'),
   SIM_PORT: port().default(0).describe('port of the emulator (0 = a free port)'),
+  SIM_V2: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true')
+    .describe('whether the emulator also serves the native v2beta1 surface on its own port'),
+  SIM_V2_PORT: port().default(0).describe("port of the emulator's native v2 surface (0 = a free port)"),
   SIM_SEED: text.min(1).optional().describe('JSON seed file for the emulator (default: the demo organization)'),
   DEV_TOKEN: text
     .min(16, { error: 'must be at least 16 characters' })
@@ -104,10 +116,16 @@ export interface Settings {
   listCacheMaxBytes: number;
   lookupCacheTtlMs: number;
   metaStore: string;
+  v2BaseUrl: string | undefined;
+  v2TimeoutMs: number;
+  rolloutFile: string | undefined;
+  adminToken: string | undefined;
   logLevel: ParsedSettings['LOG_LEVEL'];
   sim: {
     host: string;
     port: number;
+    v2: boolean;
+    v2Port: number;
     seedFile: string | undefined;
     devToken: string | undefined;
     trustedIssuers: string[];
@@ -120,4 +138,5 @@ export interface ResolvedSettings extends Settings {
   v1BaseUrl: string;
   v1IssuerUrl: string;
   v1Audience: string;
+  adminToken: string;
 }

@@ -50,3 +50,35 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   builtIn('editor', 'Editor Role (built-in)', [...LIST, ...EDIT]),
   builtIn('owner', 'Owner Role (built-in)', ALL_CAPABILITIES),
 ];
+
+// v2 names the capability enum values themselves (`CAP_IAM_GROUPS_LIST`); v1 their friendly names.
+const V2_FAMILY: Record<string, string> = {
+  groups: 'CAP_IAM_GROUPS',
+  identity: 'CAP_IAM_IDENTITY',
+  roles: 'CAP_IAM_ROLES',
+  role_bindings: 'CAP_IAM_ROLE_BINDINGS',
+  identity_providers: 'CAP_IAM_IDENTITY_PROVIDERS',
+  account_associations: 'CAP_IAM_ACCOUNT_ASSOCIATIONS',
+  group_invites: 'CAP_IAM_GROUP_INVITES',
+  repo: 'CAP_REPO',
+  tag: 'CAP_TAG',
+  manifest: 'CAP_MANIFEST',
+  advisories: 'CAP_ADVISORIES',
+};
+
+const V2_OF = new Map<string, string>([['identity_providers.scim.manage', 'CAP_IAM_SCIM_MANAGE']]);
+for (const name of ALL_CAPABILITIES) {
+  const [family, verb] = name.split('.') as [string, string];
+  if (!V2_OF.has(name)) V2_OF.set(name, `${V2_FAMILY[family]}_${verb.toUpperCase()}`);
+}
+const V1_OF = new Map([...V2_OF].map(([v1, v2]) => [v2, v1]));
+
+/** The v2 enum name of a v1 capability (unknown names pass through). */
+export function v2Capability(v1: string): string {
+  return V2_OF.get(v1) ?? v1;
+}
+
+/** The v1 name of a v2 capability enum name, or undefined when it is not one the emulator knows. */
+export function v1Capability(v2: string): string | undefined {
+  return V1_OF.get(v2);
+}

@@ -8,6 +8,8 @@ export interface Ctx {
   store: Store;
   access: Access;
   now: number;
+  /** loading a seed file: records only a seed may hold (extra managed roles at the root) are allowed */
+  seeding?: boolean;
 }
 
 /**

@@ -1,14 +1,17 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Access } from './access.js';
 import { ApiTokens } from './api-tokens.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, bearerOf } from './authenticate.js';
 import { Body } from './body.js';
 import type { Ctx } from './collection.js';
 import { type AnyCollection, COLLECTIONS } from './collections/index.js';
+import { FaultRules } from './fault-rules.js';
 import { GrpcCode, V1Error, httpStatusOf, invalid, notFound } from './grpc-status.js';
 import { MethodTable } from './method-table.js';
+import { buildNativeV2App } from './native/native-app.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { Query } from './query.js';
+import { forgetTimes, stampCreated, stampUpdated } from './record-times.js';
 import { RequestStats } from './request-stats.js';
 import { exchange } from './sts-exchange.js';
 import type { Store } from './store.js';
@@ -22,11 +25,16 @@ export interface EmulatorOptions {
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
   bodyLimit?: number;
+  /** also build the native v2beta1 surface (its own app, for its own port); default true */
+  v2?: boolean;
 }
 
 export interface Emulator {
   app: FastifyInstance;
+  /** the native v2beta1 surface over the same store, when asked for */
+  v2app: FastifyInstance | undefined;
   stats: RequestStats;
+  faults: FaultRules;
 }
 
 /** The v1 backend emulator as a fastify app (not yet listening). */
@@ -43,7 +51,11 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     // Go's net/http reads up to 1 MiB of request line and headers; Node stops at 16 KiB, which a
     // list with a few hundred `uidp.ids` exceeds
     http: { maxHeaderSize: 1024 * 1024 },
+    // a fault rule may hold requests forever; closing ends them
+    forceCloseConnections: true,
   });
+  const faults = new FaultRules();
+  faults.install(app);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const params: Record<string, string | string[]> = {};
@@ -80,7 +92,20 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     return stats.snapshot();
   });
   table.register(app);
-  return { app, stats };
+  const isDev = (authorization: string | undefined) => bearerOf(authorization) === opts.devToken;
+  faults.routes(app, isDev);
+  const v2app =
+    opts.v2 === false
+      ? undefined
+      : buildNativeV2App({
+          caller,
+          faults,
+          stats,
+          isDev,
+          ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+          ...(opts.bodyLimit === undefined ? {} : { bodyLimit: opts.bodyLimit }),
+        });
+  return { app, v2app, stats, faults };
 }
 
 function addCollection(table: MethodTable, def: AnyCollection, store: Store, caller: (authorization: string | undefined) => Promise<Ctx>): void {
@@ -107,6 +132,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
     if (def.authorizeCreate) def.authorizeCreate(record, ctx);
     else ctx.access.require(`${cap}.create`, def.keyOf(record));
     map.set(def.keyOf(record), record);
+    stampCreated(store, def.name, def.keyOf(record), ctx.now);
     def.afterCreate?.(record, ctx);
     return def.renderWrite(record, ctx);
   };
@@ -123,6 +149,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
       ctx.access.require(`${cap}.update`, key);
       const record = replace(Body.of(req.body ?? {}).json, current, ctx);
       map.set(key, record);
+      stampUpdated(store, def.name, key, ctx.now);
       return def.renderWrite(record, ctx);
     });
   }
@@ -134,6 +161,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
     ctx.access.require(`${cap}.delete`, key);
     def.beforeDelete?.(current, ctx);
     map.delete(key);
+    forgetTimes(store, def.name, key);
     def.afterDelete?.(current, ctx);
     return {};
   });

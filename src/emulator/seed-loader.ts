@@ -7,6 +7,7 @@ import { COLLECTIONS } from './collections/index.js';
 import { V1Error } from './grpc-status.js';
 import { Query } from './query.js';
 import { type Store, emptyStore } from './store.js';
+import { stampCreated } from './record-times.js';
 import { parseTimestamp } from './timestamp.js';
 import { isUidp, parentOf } from '../uidp/uidp.js';
 
@@ -36,8 +37,11 @@ export class SeedError extends Error {
 /** A store holding the built-in roles and the seed's records, loaded through the same code as v1 creates. */
 export function storeFromSeed(seed: Seed, now: number): Store {
   const store = emptyStore();
-  for (const role of BUILT_IN_ROLES) store.roles.set(role.id, { ...role, capabilities: [...role.capabilities] });
-  const ctx: Ctx = { store, access: new Access({ kind: 'superuser' }, store), now };
+  for (const role of BUILT_IN_ROLES) {
+    store.roles.set(role.id, { ...role, capabilities: [...role.capabilities] });
+    stampCreated(store, 'roles', role.id, now);
+  }
+  const ctx: Ctx = { store, access: new Access({ kind: 'superuser' }, store), now, seeding: true };
   const noQuery = new Query({});
 
   for (const def of COLLECTIONS) {
@@ -70,6 +74,7 @@ export function storeFromSeed(seed: Seed, now: number): Store {
         built[field] = ms;
       }
       map.set(key, built);
+      stampCreated(store, def.name, key, now);
     }
   }
 

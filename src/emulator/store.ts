@@ -99,9 +99,16 @@ export interface Store {
   advisories: Map<string, AdvisoryRecord>;
   /** static bearer token → identity uid */
   tokens: Map<string, string>;
+  /** create and update times of every record (`<collection>|<key>`), kept even where v1 shows none */
+  times: Map<string, RecordTimes>;
 }
 
-export type CollectionName = Exclude<keyof Store, 'tokens'>;
+export interface RecordTimes {
+  created: number;
+  updated: number;
+}
+
+export type CollectionName = Exclude<keyof Store, 'tokens' | 'times'>;
 
 export function emptyStore(): Store {
   return {
@@ -116,5 +123,6 @@ export function emptyStore(): Store {
     tags: new Map(),
     advisories: new Map(),
     tokens: new Map(),
+    times: new Map(),
   };
 }

@@ -48,6 +48,12 @@ export class PageTokenCodec {
     return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
   }
 
+  /** Whether this codec sealed the token (whatever query it was bound to): a proxy token, not another backend's. */
+  issued(token: string): boolean {
+    const opened = this.open(token, '\0', 0);
+    return opened.ok || opened.reason === 'foreign';
+  }
+
   /** Opens a token for `binding`: expired ones say so (the caller restarts), others are malformed or foreign. */
   open(token: string, binding: string, now: number): OpenResult {
     if (!/^[\w-]{40,8192}$/.test(token)) return { ok: false, reason: 'malformed' };

@@ -17,6 +17,10 @@ import { KeyedLock } from '../update/keyed-lock.js';
 import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
+import { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import { RolloutController } from '../rollout/rollout-controller.js';
+import { NativeV2Client } from '../upstream/native-v2-client.js';
+import { registerAdminRoutes } from './admin-routes.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
@@ -25,7 +29,7 @@ import { type ErrorReply, sendError } from './send-error.js';
 import { toApiError } from './to-api-error.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
-import { registerV2Routes } from './v2-routes.js';
+import { registerV2Routes, servedBy } from './v2-routes.js';
 
 export interface ProxyAppOptions {
   /** where log lines go (tests); default stdout */
@@ -36,6 +40,8 @@ export interface ProxyAppOptions {
   now?: () => number;
   /** the side store of synthesized times (default: from META_STORE; a given one is not closed with the app) */
   meta?: MetaStore;
+  /** follow the rollout file for changes and SIGHUP (default true) */
+  watchRollout?: boolean;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
@@ -58,7 +64,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes };
-  const v1Client = new V1Client(v1, limits);
+  const metrics = new ProxyMetrics();
+  const v1Client = new V1Client(v1, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(v1Origin(settings.v1IssuerUrl), limits);
   const probe = new V1Probe(v1, settings.v1TimeoutMs);
   app.addHook('onClose', async () => {
@@ -93,14 +100,50 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     });
     meta = own;
   }
-  registerV2Routes(app, new RouteTable(resources), v1Client, {
-    lists,
-    locks: new KeyedLock(),
-    resources: new Map(resources.map((r) => [r.mapping.resource, r])),
-    lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
-    meta,
+  const native = settings.v2BaseUrl
+    ? new NativeV2Client(settings.v2BaseUrl, {
+        timeoutMs: settings.v2TimeoutMs,
+        maxResponseBytes: settings.v1MaxResponseBytes,
+        observe: metrics.upstreamObserver('v2'),
+      })
+    : undefined;
+  const rollout = new RolloutController({
+    file: settings.rolloutFile,
+    nativeBackend: settings.v2BaseUrl,
     now: opts.now ?? Date.now,
+    events: {
+      info: (message) => app.log.info(message),
+      error: (message) => app.log.error(message),
+      rollback: (resource) => metrics.rollbacks.inc({ resource }),
+      reload: (result) => metrics.reloads.inc({ result }),
+    },
   });
+  if (opts.watchRollout !== false) rollout.watch();
+  app.addHook('onClose', async () => {
+    rollout.stop();
+    await native?.close();
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const s = servedBy(req);
+    if (!s) return;
+    metrics.requests.inc({ ...s, status: String(reply.statusCode) });
+    metrics.duration.observe(s, reply.elapsedTime / 1000);
+  });
+  registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics });
+  registerV2Routes(
+    app,
+    new RouteTable(resources),
+    v1Client,
+    {
+      lists,
+      locks: new KeyedLock(),
+      resources: new Map(resources.map((r) => [r.mapping.resource, r])),
+      lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
+      meta,
+      now: opts.now ?? Date.now,
+    },
+    { rollout, native, issuedHere: (token) => lists.tokens.issued(token) },
+  );
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
@@ -12,8 +12,75 @@ import { getResource } from '../operations/get-resource.js';
 import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
+import type { Operation } from '../rollout/rollout-config.js';
+import type { RolloutController } from '../rollout/rollout-controller.js';
+import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { noRoute } from './no-route.js';
+
+/** What served a v2 request, for the metrics and the `x-v2proxy-backend` header. */
+export interface V2Served {
+  resource: string;
+  operation: string;
+  backend: 'translate' | 'native';
+}
+
+export const BACKEND_HEADER = 'x-v2proxy-backend';
+
+const served = new WeakMap<FastifyRequest, V2Served>();
+
+export function servedBy(req: FastifyRequest): V2Served | undefined {
+  return served.get(req);
+}
+
+/** Where v2 requests may go besides translation: the native backend and the rollout deciding it. */
+export interface NativeRouting {
+  rollout: RolloutController;
+  native: NativeV2Client | undefined;
+  /** whether a page token was sealed by this proxy (the translation path), not by the native backend */
+  issuedHere: (token: string) => boolean;
+}
+
+/** The operation a request asks for, when it is one of the five (custom verbs and odd methods are not). */
+function operationOf(kind: 'collection' | 'item', uid: string, method: string): Operation | undefined {
+  if (kind === 'collection') return method === 'GET' ? 'list' : method === 'POST' ? 'create' : undefined;
+  if (uid === '') return method === 'POST' ? 'create' : undefined;
+  return ({ GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' } as Record<string, Operation>)[method];
+}
+
+function pageTokenOf(query: unknown): string | undefined {
+  const q = query as Record<string, unknown>;
+  const raw = q.page_token ?? q.pageToken;
+  const token = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+async function serveNative(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  native: NativeV2Client,
+  routing: NativeRouting,
+  route: ReturnType<RolloutController['decide']>['route'],
+) {
+  let answer: Awaited<ReturnType<NativeV2Client['forward']>>;
+  try {
+    answer = await native.forward({
+      method: req.method,
+      url: req.url,
+      authorization: req.headers.authorization,
+      requestId: req.id,
+      contentType: req.headers['content-type'],
+      body: req.body === undefined || req.method === 'GET' || req.method === 'DELETE' ? undefined : JSON.stringify(req.body),
+    });
+  } catch (err) {
+    routing.rollout.recordNative(route, true);
+    throw err;
+  }
+  routing.rollout.recordNative(route, answer.status >= 500);
+  reply.status(answer.status);
+  if (answer.contentType) reply.header('content-type', answer.contentType);
+  return reply.send(answer.body);
+}
 
 const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };
 
@@ -33,11 +100,21 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 }
 
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
-export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, services: AppServices): void {
-  const handler = async (req: FastifyRequest) => {
+export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, services: AppServices, routing: NativeRouting): void {
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    reply.header(BACKEND_HEADER, 'translate');
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
     const { resource } = route;
+    const name = resource.mapping.resource;
+    const operation = route.kind === 'verb' ? undefined : operationOf(route.kind, route.kind === 'collection' ? '' : route.uid, req.method);
+    if (operation !== undefined) {
+      const token = operation === 'list' ? pageTokenOf(req.query) : undefined;
+      const decision = routing.rollout.decide(name, operation, req.headers, token === undefined ? undefined : { issuedHere: routing.issuedHere(token) });
+      served.set(req, { resource: name, operation, backend: decision.backend });
+      reply.header(BACKEND_HEADER, decision.backend);
+      if (decision.backend === 'native' && routing.native) return serveNative(req, reply, routing.native, routing, decision.route);
+    }
     const authorization = req.headers.authorization;
     const ctx: OperationContext = { ...services, resource, v1, authorization, requestId: req.id, caller: callerFingerprint(authorization) };
     if (route.kind === 'verb') {

@@ -46,7 +46,7 @@ export class V1Client {
 
   constructor(
     private readonly v1: V1Origin,
-    private readonly opts: { timeoutMs: number; maxResponseBytes: number },
+    private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
   ) {
     // undici enforces the answer bound itself, so a body can be read in one piece.
     this.pool = new Pool(v1.origin, { connections: 128, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
@@ -79,8 +79,10 @@ export class V1Client {
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
+      this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes);
     }
+    this.opts.observe?.(status);
     if (text === '') return { status, body: {}, bytes: 0 };
     try {
       return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), bytes: Buffer.byteLength(text) };

@@ -23,11 +23,32 @@ describe('settings', () => {
         listCacheMaxBytes: 268_435_456,
         lookupCacheTtlMs: 5_000,
         metaStore: 'memory',
+        v2BaseUrl: undefined,
+        v2TimeoutMs: 10_000,
+        rolloutFile: undefined,
+        adminToken: undefined,
         bodyLimit: 1_048_576,
         logLevel: 'info',
-        sim: { host: '127.0.0.1', port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
+        sim: { host: '127.0.0.1', port: 0, v2: true, v2Port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
       },
     });
+  });
+
+  it('reads the rollout settings and refuses bad ones with one line', () => {
+    const r = loadSettings({ V2_BASE_URL: 'http://v2.example/', ROLLOUT_FILE: 'rollout.yaml', ADMIN_TOKEN: 'a'.repeat(16), SIM_V2: 'false', SIM_V2_PORT: '9001' });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.settings).toMatchObject({ v2BaseUrl: 'http://v2.example', rolloutFile: 'rollout.yaml', adminToken: 'a'.repeat(16), sim: { v2: false, v2Port: 9001 } });
+    expect(loadSettings({ ADMIN_TOKEN: 'short' })).toEqual({ ok: false, error: 'ADMIN_TOKEN: must be at least 16 characters' });
+    expect(loadSettings({ SIM_V2: 'maybe' })).toEqual({ ok: false, error: 'SIM_V2: must be true or false' });
+    expect(loadSettings({ V2_BASE_URL: 'ftp://x' })).toEqual({ ok: false, error: 'V2_BASE_URL: must be an http(s) URL' });
+    // a generated admin token is random; a given one is kept
+    const resolved = resolveSettings(r.settings, 'http://v1', 1);
+    expect(resolved.adminToken).toBe('a'.repeat(16));
+    const unset = loadSettings({});
+    if (!unset.ok) throw new Error(unset.error);
+    const a = resolveSettings(unset.settings, 'http://v1', 1).adminToken;
+    expect(a).toMatch(/^adm-[\w-]{32}$/);
+    expect(resolveSettings(unset.settings, 'http://v1', 1).adminToken).not.toBe(a);
   });
 
   it('derives the issuer, audience and public URL from the v1 base URL and the listen address', () => {

@@ -3,7 +3,7 @@ import { isCapability } from '../capabilities.js';
 import { type CollectionDef, matchesExact, matchesUidp, requireGroup } from '../collection.js';
 import { denied, failedPrecondition, invalid } from '../grpc-status.js';
 import type { RoleRecord } from '../store.js';
-import { newChildUid, parentOf } from '../../uidp/uidp.js';
+import { newChildUid, newRootUid, parentOf } from '../../uidp/uidp.js';
 
 function fields(body: Body) {
   const capabilities = body.strings('capabilities');
@@ -26,6 +26,8 @@ export const roles: CollectionDef<RoleRecord> = {
   createParent: 'path',
   keyOf: (r) => r.id,
   create(json, parent, ctx) {
+    // Managed roles live at the root; only a seed file may add more of them beside the built-in ones.
+    if (parent === '' && ctx.seeding) return { id: newRootUid(), ...fields(new Body(json)) };
     requireGroup(ctx, parent);
     return { id: newChildUid(parent), ...fields(new Body(json)) };
   },

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { isPlainObject } from './body.js';
+import { GrpcCode, V1Error } from './grpc-status.js';
+
+export const FaultRuleSchema = z.strictObject({
+  prefix: z.string().startsWith('/'),
+  method: z.string().toUpperCase().optional(),
+  rate: z.number().min(0).max(1).default(1),
+  status: z.number().int().min(100).max(599).optional(),
+  delayMs: z.number().int().min(0).max(600_000).default(0),
+  reset: z.boolean().default(false),
+  hang: z.boolean().default(false),
+  set: z.record(z.string(), z.unknown()).optional(),
+});
+export const FaultRulesBody = z.strictObject({ rules: z.array(FaultRuleSchema).max(100) });
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+// grpc-gateway's code for an HTTP status the emulator is told to answer
+const CODE_OF_STATUS: Record<number, number> = {
+  400: GrpcCode.INVALID_ARGUMENT,
+  401: GrpcCode.UNAUTHENTICATED,
+  403: GrpcCode.PERMISSION_DENIED,
+  404: GrpcCode.NOT_FOUND,
+  409: GrpcCode.ABORTED,
+  429: GrpcCode.RESOURCE_EXHAUSTED,
+  499: GrpcCode.CANCELLED,
+  501: GrpcCode.UNIMPLEMENTED,
+  503: GrpcCode.UNAVAILABLE,
+  504: GrpcCode.DEADLINE_EXCEEDED,
+};
+
+/**
+ * Switchable faults for tests and demos, shared by the v1 and the native v2 surface: a rule matches
+ * a path prefix (and a method), and with its rate delays, answers a status, resets the connection,
+ * never answers, or overwrites top-level fields of each resource of a v2 answer.
+ */
+export class FaultRules {
+  private rules: FaultRule[] = [];
+  private readonly hung = new Set<{ destroy(): void }>();
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  replace(rules: FaultRule[]): void {
+    this.rules = rules;
+  }
+
+  list(): FaultRule[] {
+    return this.rules;
+  }
+
+  private pick(method: string, url: string): FaultRule[] {
+    const path = url.split('?', 1)[0] as string;
+    if (path.startsWith('/__emulator/')) return [];
+    return this.rules.filter((r) => path.startsWith(r.prefix) && (r.method === undefined || r.method === method) && this.random() < r.rate);
+  }
+
+  /** Installs the hooks on one app (the v1 and the v2 surface each get them). */
+  install(app: FastifyInstance): void {
+    app.addHook('onRequest', async (req, reply) => {
+      const rules = this.pick(req.method, req.url);
+      if (rules.length === 0) return;
+      (req as { faults?: FaultRule[] }).faults = rules;
+      const delay = Math.max(...rules.map((r) => r.delayMs));
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (rules.some((r) => r.reset)) {
+        reply.hijack();
+        req.raw.socket.destroy();
+        return;
+      }
+      if (rules.some((r) => r.hang)) {
+        reply.hijack();
+        const socket = req.raw.socket;
+        this.hung.add(socket);
+        socket.once('close', () => this.hung.delete(socket));
+        return;
+      }
+      const status = rules.find((r) => r.status !== undefined)?.status;
+      if (status !== undefined && status >= 400) {
+        const code = CODE_OF_STATUS[status] ?? (status >= 500 ? GrpcCode.INTERNAL : GrpcCode.UNKNOWN);
+        await reply.status(status).send(new V1Error(code as V1Error['code'], `injected fault: HTTP ${status}`).toBody());
+      }
+    });
+    app.addHook('onSend', async (req, _reply, payload) => {
+      const sets = ((req as { faults?: FaultRule[] }).faults ?? []).map((r) => r.set).filter((s) => s !== undefined);
+      if (sets.length === 0 || typeof payload !== 'string') return payload;
+      return overwrite(payload, Object.assign({}, ...sets));
+    });
+    app.addHook('onClose', async () => {
+      for (const socket of this.hung) socket.destroy();
+    });
+  }
+
+  /** Registers `POST`/`DELETE /__emulator/faults` (the caller has been checked to be the dev token). */
+  routes(app: FastifyInstance, isDev: (authorization: string | undefined) => boolean): void {
+    app.post('/__emulator/faults', async (req, reply) => {
+      if (!isDev(req.headers.authorization))
+        return reply.status(401).send({ code: GrpcCode.UNAUTHENTICATED, message: 'the dev token is required', details: [] });
+      const parsed = FaultRulesBody.safeParse(req.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return reply.status(400).send({ code: GrpcCode.INVALID_ARGUMENT, message: `${issue?.path.join('.') || 'body'}: ${issue?.message}`, details: [] });
+      }
+      this.replace(parsed.data.rules);
+      return { rules: this.rules };
+    });
+    app.delete('/__emulator/faults', async (req, reply) => {
+      if (!isDev(req.headers.authorization))
+        return reply.status(401).send({ code: GrpcCode.UNAUTHENTICATED, message: 'the dev token is required', details: [] });
+      this.replace([]);
+      return { rules: [] };
+    });
+    app.get('/__emulator/faults', async () => ({ rules: this.rules }));
+  }
+}
+
+/** Overwrites fields of the resource of a Get answer, or of every item of a List answer. */
+function overwrite(payload: string, set: Record<string, unknown>): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  if (!isPlainObject(body) || 'code' in body) return payload;
+  const list = Object.entries(body).find(([k, v]) => Array.isArray(v) && k !== 'details');
+  if (list && ('totalCount' in body || list[0] === 'items')) {
+    body[list[0]] = (list[1] as unknown[]).map((item) => (isPlainObject(item) ? { ...item, ...set } : item));
+  } else {
+    Object.assign(body, set);
+  }
+  return JSON.stringify(body);
+}

@@ -1,0 +1,49 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * The few metrics that matter, in one registry per app. Labels are closed sets (resource names,
+ * operations, backends, status codes): never a uid, a tenant or a token.
+ */
+export class ProxyMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'v2proxy_requests_total',
+    help: 'v2 requests served, by resource, operation, backend and HTTP status',
+    labelNames: ['resource', 'operation', 'backend', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly duration = new Histogram({
+    name: 'v2proxy_request_duration_seconds',
+    help: 'time to serve a v2 request, by resource, operation and backend',
+    labelNames: ['resource', 'operation', 'backend'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly upstream = new Counter({
+    name: 'v2proxy_upstream_requests_total',
+    help: 'calls to the backends (v1, or the native v2), by HTTP status (error: no answer)',
+    labelNames: ['upstream', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly rollbacks = new Counter({
+    name: 'v2proxy_rollout_rollbacks_total',
+    help: 'routes the guard rolled back to translation',
+    labelNames: ['resource'] as const,
+    registers: [this.registry],
+  });
+  readonly reloads = new Counter({
+    name: 'v2proxy_rollout_reloads_total',
+    help: 'rollout file reloads, by result (ok, error)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** An observer for one upstream client's answers. */
+  upstreamObserver(upstream: 'v1' | 'v2'): (status: number | 'error') => void {
+    return (status) => this.upstream.inc({ upstream, status: String(status) });
+  }
+}

@@ -1,0 +1,191 @@
+import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { type GuardConfig, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
+import { RouteGuard } from './rollout-guard.js';
+import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
+
+export type Backend = 'translate' | 'native';
+
+export interface RouteState {
+  route: RolloutRoute;
+  /** `resource|op,op`: stable across reloads, so a route keeps its guard and counts */
+  key: string;
+  guard: RouteGuard;
+  served: Record<Backend, number>;
+}
+
+export interface Decision {
+  backend: Backend;
+  route: RouteState | undefined;
+  why: 'no-native-backend' | 'kill-switch' | 'override' | 'page-token' | 'no-route' | 'guard' | 'bucket';
+}
+
+export interface RolloutEvents {
+  info(message: string): void;
+  error(message: string): void;
+  rollback(resource: string): void;
+  reload(result: 'ok' | 'error'): void;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const DEFAULT_GUARD: GuardConfig = { windowSeconds: 30, minRequests: 20, maxErrorRate: 0.05, cooldownSeconds: 60 };
+
+/**
+ * The rollout in force: which side serves each v2 request. It holds the last good configuration of
+ * the rollout file (reloaded when the file changes, on SIGHUP and on demand; a bad file is refused
+ * and reported), the kill switch, each route's guard and counts.
+ */
+export class RolloutController {
+  private config: RolloutConfig = NO_ROLLOUT;
+  private states: RouteState[] = [];
+  private readonly byKey = new Map<string, RouteState>();
+  private loadedAt: number | undefined;
+  private lastError: string | null = null;
+  private killOverride: boolean | undefined;
+  private watcher: FSWatcher | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private readonly onHup = () => this.reload();
+
+  constructor(private readonly opts: { file: string | undefined; nativeBackend: string | undefined; now: () => number; events: RolloutEvents }) {
+    if (opts.file) this.reload();
+    else this.apply(NO_ROLLOUT);
+  }
+
+  /** Rereads the rollout file; a bad one leaves the last good configuration in force. */
+  reload(): { ok: boolean; error: string | null } {
+    const file = this.opts.file;
+    if (!file) return { ok: true, error: null };
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      return this.refuse(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const parsed = parseRollout(text);
+    if (!parsed.ok) return this.refuse(`${file}: ${parsed.error}`);
+    if (parsed.config.killSwitch !== this.config.killSwitch) this.killOverride = undefined;
+    this.apply(parsed.config);
+    this.lastError = null;
+    this.loadedAt = this.opts.now();
+    this.opts.events.reload('ok');
+    this.opts.events.info(`rollout: loaded ${file} (${parsed.config.routes.length} routes, kill switch ${parsed.config.killSwitch ? 'on' : 'off'})`);
+    return { ok: true, error: null };
+  }
+
+  private refuse(error: string): { ok: false; error: string } {
+    this.lastError = error;
+    this.opts.events.reload('error');
+    this.opts.events.error(`rollout: refused, the last good configuration stays in force: ${error}`);
+    return { ok: false, error };
+  }
+
+  private apply(config: RolloutConfig): void {
+    this.config = config;
+    this.states = config.routes.map((route) => {
+      const key = `${route.resource}|${route.operations.join(',')}`;
+      const known = this.byKey.get(key);
+      const state = known ? { ...known, route } : { route, key, guard: new RouteGuard(), served: { translate: 0, native: 0 } };
+      this.byKey.set(key, state);
+      return state;
+    });
+  }
+
+  /** Starts following the file: changes (debounced) and SIGHUP reload it. */
+  watch(): void {
+    const file = this.opts.file;
+    if (!file || this.watcher) return;
+    process.on('SIGHUP', this.onHup);
+    try {
+      // the directory, not the file: editors and config maps replace the file by renaming
+      this.watcher = watch(dirname(file), (_event, name) => {
+        if (name !== null && name !== basename(file)) return;
+        clearTimeout(this.debounce);
+        this.debounce = setTimeout(() => this.reload(), 50);
+      });
+      this.watcher.on('error', (err) => this.opts.events.error(`rollout: watching ${file} failed: ${err.message}`));
+    } catch (err) {
+      this.opts.events.error(`rollout: cannot watch ${file}: ${(err as Error).message}; SIGHUP and POST /admin/rollout/reload still reload it`);
+    }
+  }
+
+  stop(): void {
+    process.off('SIGHUP', this.onHup);
+    clearTimeout(this.debounce);
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  get killSwitch(): boolean {
+    return this.killOverride ?? this.config.killSwitch;
+  }
+
+  setKillSwitch(on: boolean): void {
+    this.killOverride = on;
+    this.opts.events.info(`rollout: kill switch ${on ? 'on: every v2 request is translated' : 'off'}`);
+  }
+
+  private routeFor(resource: string, operation: Operation): RouteState | undefined {
+    return this.states.find((s) => (s.route.resource === '*' || s.route.resource === resource) && s.route.operations.includes(operation));
+  }
+
+  /**
+   * Which side serves a request. `pageToken`: the list's page token, with whether this proxy issued
+   * it; a walk stays on the side that issued its token.
+   */
+  decide(resource: string, operation: Operation, headers: Headers, pageToken?: { issuedHere: boolean }): Decision {
+    const route = this.routeFor(resource, operation);
+    const pick = (backend: Backend, why: Decision['why']): Decision => {
+      if (route) route.served[backend] += 1;
+      return { backend, route, why };
+    };
+    if (!this.opts.nativeBackend) return pick('translate', 'no-native-backend');
+    if (this.killSwitch) return pick('translate', 'kill-switch');
+    const forced = headers['x-v2proxy-backend'];
+    if (this.config.allowOverride && (forced === 'translate' || forced === 'native')) return pick(forced, 'override');
+    if (pageToken) return pick(pageToken.issuedHere ? 'translate' : 'native', 'page-token');
+    if (!route) return { backend: 'translate', route, why: 'no-route' };
+    if (route.guard.isRolledBack(this.opts.now())) return pick('translate', 'guard');
+    const bucket = bucketOf(this.config.salt, route.key, stickyKeyOf(this.config.stickyBy, headers));
+    return pick(inNativeShare(bucket, route.route.native) ? 'native' : 'translate', 'bucket');
+  }
+
+  /** A native answer on a route (5xx or no answer counts as failed); trips the guard when it should. */
+  recordNative(route: RouteState | undefined, failed: boolean): void {
+    if (!route) return;
+    const guard = this.config.guard ?? DEFAULT_GUARD;
+    if (route.guard.record(guard, failed, this.opts.now())) {
+      this.opts.events.rollback(route.route.resource);
+      this.opts.events.error(
+        `rollout: guard rolled ${route.key} back to translation for ${guard.cooldownSeconds} s (native error share above ${guard.maxErrorRate})`,
+      );
+    }
+  }
+
+  /** What `GET /admin/rollout` shows. */
+  status(): Record<string, unknown> {
+    const now = this.opts.now();
+    return {
+      file: this.opts.file ?? null,
+      loadedAt: this.loadedAt === undefined ? null : new Date(this.loadedAt).toISOString(),
+      lastError: this.lastError,
+      nativeBackend: this.opts.nativeBackend ?? null,
+      killSwitch: this.killSwitch,
+      config: this.config,
+      routes: this.states.map((s) => {
+        const rolledBack = s.guard.isRolledBack(now);
+        return {
+          resource: s.route.resource,
+          operations: s.route.operations,
+          native: s.route.native,
+          effectiveNative: this.killSwitch || rolledBack || !this.opts.nativeBackend ? 0 : s.route.native,
+          rolledBack,
+          rolledBackUntil: rolledBack ? new Date(s.guard.rolledBackUntil).toISOString() : null,
+          rollbacks: s.guard.rollbacks,
+          window: s.guard.window(),
+          served: { ...s.served },
+        };
+      }),
+    };
+  }
+}
