@@ -39,8 +39,8 @@ export type RolloutConfig = z.output<typeof RolloutSchema>;
 export type RolloutRoute = RolloutConfig['routes'][number];
 export type GuardConfig = z.output<typeof GuardSchema>;
 
-/** Every v2 request translated: what runs without a rollout file. */
-export const NO_ROLLOUT: RolloutConfig = RolloutSchema.parse({});
+/** Every v2 request translated, no override: what runs without a rollout file. */
+export const NO_ROLLOUT: RolloutConfig = RolloutSchema.parse({ allowOverride: false });
 
 export type RolloutParse = { ok: true; config: RolloutConfig } | { ok: false; error: string };
 

@@ -35,9 +35,20 @@ describe('settings', () => {
   });
 
   it('reads the rollout settings and refuses bad ones with one line', () => {
-    const r = loadSettings({ V2_BASE_URL: 'http://v2.example/', ROLLOUT_FILE: 'rollout.yaml', ADMIN_TOKEN: 'a'.repeat(16), SIM_V2: 'false', SIM_V2_PORT: '9001' });
+    const r = loadSettings({
+      V2_BASE_URL: 'http://v2.example/',
+      ROLLOUT_FILE: 'rollout.yaml',
+      ADMIN_TOKEN: 'a'.repeat(16),
+      SIM_V2: 'false',
+      SIM_V2_PORT: '9001',
+    });
     if (!r.ok) throw new Error(r.error);
-    expect(r.settings).toMatchObject({ v2BaseUrl: 'http://v2.example', rolloutFile: 'rollout.yaml', adminToken: 'a'.repeat(16), sim: { v2: false, v2Port: 9001 } });
+    expect(r.settings).toMatchObject({
+      v2BaseUrl: 'http://v2.example',
+      rolloutFile: 'rollout.yaml',
+      adminToken: 'a'.repeat(16),
+      sim: { v2: false, v2Port: 9001 },
+    });
     expect(loadSettings({ ADMIN_TOKEN: 'short' })).toEqual({ ok: false, error: 'ADMIN_TOKEN: must be at least 16 characters' });
     expect(loadSettings({ SIM_V2: 'maybe' })).toEqual({ ok: false, error: 'SIM_V2: must be true or false' });
     expect(loadSettings({ V2_BASE_URL: 'ftp://x' })).toEqual({ ok: false, error: 'V2_BASE_URL: must be an http(s) URL' });

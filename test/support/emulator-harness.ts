@@ -55,6 +55,9 @@ export interface EmulatorHarness {
   call(method: string, path: string, opts?: CallOptions): Promise<Answer>;
   /** a call as the dev superuser */
   dev(method: string, path: string, opts?: Omit<CallOptions, 'token'>): Promise<Answer>;
+  /** the native v2 surface (its own port) */
+  v2url: string;
+  v2(method: string, path: string, opts?: CallOptions): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -66,8 +69,10 @@ export function writeSeedFile(seed: Seed | unknown): string {
 }
 
 /** Starts the emulator on a free loopback port with the two-tenant seed file (or another seed). */
-export async function startHarness(opts: { seed?: Seed; trustedIssuers?: string[] } = {}): Promise<EmulatorHarness> {
+export async function startHarness(opts: { seed?: Seed; trustedIssuers?: string[]; v2?: boolean; now?: () => number } = {}): Promise<EmulatorHarness> {
   const emu = await startEmulator({
+    v2: opts.v2 ?? true,
+    ...(opts.now ? { now: opts.now } : {}),
     host: '127.0.0.1',
     port: 0,
     seedFile: writeSeedFile(opts.seed ?? twoTenantSeed()),
@@ -80,6 +85,8 @@ export async function startHarness(opts: { seed?: Seed; trustedIssuers?: string[
     url: emu.url,
     call: c,
     dev: (method, path, o) => c(method, path, { ...o, token: DEV_TOKEN }),
+    v2url: emu.v2Url ?? '',
+    v2: (method, path, o) => call(emu.v2Url ?? 'http://127.0.0.1:9', method, path, o),
     close: () => emu.close(),
   };
 }

@@ -36,7 +36,13 @@ function requireUid(value: string, field: string): string {
 /** v1 errors of the shared collection code leave as v2 errors of the same code and text. */
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof V1Error) return new ApiError(err.code, err.message);
+  if (err instanceof V1Error) {
+    // the collections refuse deletes of non-empty parents with a precondition; v2 types it
+    if (err.code === GrpcCode.FAILED_PRECONDITION && err.message.startsWith('cannot delete')) {
+      return ApiError.failedPrecondition({ type: 'RESOURCE_NOT_EMPTY', description: err.message });
+    }
+    return new ApiError(err.code, err.message);
+  }
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(GrpcCode.RESOURCE_EXHAUSTED, 'request body too large');
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(GrpcCode.INVALID_ARGUMENT, e.message ?? 'bad request');
