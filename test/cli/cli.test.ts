@@ -41,6 +41,8 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
+const EXAMPLE_ROLLOUT = fileURLToPath(new URL('../../examples/rollout.yaml', import.meta.url));
+
 describe('cli', () => {
   it('--help lists the commands and every setting', async () => {
     const { code, stdout } = await finish(run(['--help']));
@@ -60,6 +62,12 @@ describe('cli', () => {
       'SIM_SEED',
       'DEV_TOKEN',
       'SIM_TRUSTED_ISSUERS',
+      'SIM_V2',
+      'SIM_V2_PORT',
+      'V2_BASE_URL',
+      'V2_TIMEOUT_MS',
+      'ROLLOUT_FILE',
+      'ADMIN_TOKEN',
     ]) {
       expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
@@ -106,6 +114,42 @@ describe('cli', () => {
     const exited = finish(child);
     child.kill('SIGTERM');
     expect((await exited).code).toBe(0);
+  });
+
+  it('with the example rollout file the demo routes by it; an ADMIN_TOKEN given is never printed, a generated one is', async () => {
+    const ADMIN_TOKEN = 'operator-admin-token-0123';
+    const child = run([], { DEV_TOKEN, ROLLOUT_FILE: EXAMPLE_ROLLOUT, ADMIN_TOKEN });
+    const lines = await banner(child, /^try: .*$/m);
+    const text = lines.join('\n');
+    expect(text).not.toContain(ADMIN_TOKEN);
+    expect(text).toContain(`rollout file: ${EXAMPLE_ROLLOUT}`);
+    const proxyUrl =
+      /^v2proxy listening on (http:\/\/127\.0\.0\.1:\d+) \(v1 backend: http:\/\/127\.0\.0\.1:\d+; native v2 backend: (http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(
+        text,
+      );
+    expect(proxyUrl).not.toBeNull();
+    expect(text).toContain(`native v2 emulator listening on ${proxyUrl?.[2]}`);
+    const url = proxyUrl?.[1] ?? '';
+    // the example sends every caller's role reads to native
+    const roles = await call(url, 'GET', '/iam/v2beta1/roles?page_size=1', { token: DEV_TOKEN });
+    expect(roles.headers.get('x-v2proxy-backend')).toBe('native');
+    const status = await call(url, 'GET', '/admin/rollout', { token: ADMIN_TOKEN });
+    expect(status.body).toMatchObject({
+      file: EXAMPLE_ROLLOUT,
+      lastError: null,
+      routes: [
+        { resource: 'groups', native: 30 },
+        { resource: 'roles', native: 100 },
+      ],
+    });
+    child.kill('SIGTERM');
+
+    const generated = run([], { DEV_TOKEN });
+    const shown = (await banner(generated, /^try: .*$/m)).join('\n');
+    const token = /^admin token \(\/admin, generated\): (adm-[\w-]+)$/m.exec(shown)?.[1];
+    expect(token).toBeDefined();
+    const proxy = /^v2proxy listening on (\S+)/m.exec(shown)?.[1] ?? '';
+    expect((await call(proxy, 'GET', '/admin/rollout', { token })).status).toBe(200);
   });
 
   it('`emulator` runs the emulator alone on SIM_PORT with the seed file', async () => {
