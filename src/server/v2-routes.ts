@@ -69,7 +69,8 @@ async function serveNative(
       url: req.url,
       authorization: req.headers.authorization,
       requestId: req.id,
-      contentType: req.headers['content-type'],
+      // the body was parsed as JSON here; it goes on as JSON
+      contentType: 'application/json',
       body: req.body === undefined || req.method === 'GET' || req.method === 'DELETE' ? undefined : JSON.stringify(req.body),
     });
   } catch (err) {

@@ -1,113 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, ALICE, TOKENS } from '../support/fixtures.js';
-import { type Answer, call } from '../support/emulator-harness.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { accessSetupFlow } from '../support/access-setup-flow.js';
+import { call } from '../support/emulator-harness.js';
+import { TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
-import { aipError } from '../support/aip.js';
-import { TIME_PATTERN, anyTime } from '../support/matchers.js';
 
-// The spec's access-setup flow and its cleanup order, as the owner of tenant A (not a superuser),
-// every answer checked field by field.
 describe('access-setup flow end to end through the proxy', () => {
   let env: ProxyOnEmulator;
-  const v2 = (method: string, path: string, body?: unknown): Promise<Answer> =>
-    call(env.proxy.url, method, path, { token: TOKENS.alice, ...(body === undefined ? {} : { body }) });
   beforeAll(async () => {
     env = await startProxyOnEmulator();
   });
   afterAll(() => env.close());
 
   it('group → identity → role by name → binding; then binding, identity, group are deleted', async () => {
-    // 1. a group under a parent group
-    const group = await v2('POST', `/iam/v2beta1/groups/${A}`, { name: 'platform-team', description: 'runs the platform' });
-    expect(group.status).toBe(200);
-    expect(group.body).toEqual({
-      uid: expect.stringMatching(new RegExp(`^${A}/[0-9a-f]{16}$`)),
-      name: 'platform-team',
-      description: 'runs the platform',
-      resourceLimits: {},
-      verified: false,
-      createTime: anyTime(),
-      updateTime: anyTime(),
-    });
-    expect(group.body.updateTime).toBe(group.body.createTime);
-    const G = group.body.uid as string;
-
-    // 2. an identity under that group
-    const identity = await v2('POST', `/iam/v2beta1/identities/${G}`, {
-      name: 'deployer',
-      description: 'CI deploy job',
-      claimMatch: { issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:acme/app:ref:refs/heads/main' },
-    });
-    expect(identity.status).toBe(200);
-    expect(identity.body).toEqual({
-      uid: expect.stringMatching(new RegExp(`^${G}/[0-9a-f]{16}$`)),
-      name: 'deployer',
-      description: 'CI deploy job',
-      claimMatch: { issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:acme/app:ref:refs/heads/main' },
-      createTime: anyTime(),
-      updateTime: anyTime(),
-    });
-    const I = identity.body.uid as string;
-
-    // 3. find `viewer` in the role list by name
-    const roles = await v2('GET', '/iam/v2beta1/roles?name=viewer');
-    expect(roles.status).toBe(200);
-    expect(roles.body).toEqual({
-      roles: [
-        {
-          uid: expect.any(String),
-          name: 'viewer',
-          description: 'Viewer Role (built-in)',
-          capabilities: expect.arrayContaining(['CAP_IAM_GROUPS_LIST']),
-          createTime: anyTime(),
-          updateTime: anyTime(),
-        },
-      ],
-      nextPageToken: '',
-      totalCount: '1',
-      skipped: 0,
-    });
-    const viewer = roles.body.roles[0];
-    // the same role is in the unfiltered list
-    const all = await v2('GET', '/iam/v2beta1/roles?page_size=200');
-    expect((all.body.roles as { uid: string; name: string }[]).filter((r) => r.name === 'viewer').map((r) => r.uid)).toEqual([viewer.uid]);
-
-    // 4. bind them under the group
-    const binding = await v2('POST', `/iam/v2beta1/roleBindings/${G}`, { identityUid: I, roleUid: viewer.uid });
-    expect(binding.status).toBe(200);
-    expect(binding.body).toEqual({
-      uid: expect.stringMatching(new RegExp(`^${G}/[0-9a-f]{16}$`)),
-      identity: {
-        uid: I,
-        name: 'deployer',
-        description: 'CI deploy job',
-        issuer: 'https://token.actions.githubusercontent.com',
-        subject: 'repo:acme/app:ref:refs/heads/main',
-      },
-      group: { uid: G, name: 'platform-team', description: 'runs the platform' },
-      role: { uid: viewer.uid, name: 'viewer', description: 'Viewer Role (built-in)' },
-      createTime: anyTime(),
-    });
-    const R = binding.body.uid as string;
-    expect((await v2('GET', `/iam/v2beta1/roleBindings/${R}`)).body).toEqual(binding.body);
-    const listed = await v2('GET', `/iam/v2beta1/roleBindings?group=${G}`);
-    expect(listed.body).toEqual({ roleBindings: [binding.body], nextPageToken: '', totalCount: '1', skipped: 0 });
-    expect(binding.body.createTime).toMatch(TIME_PATTERN);
-
-    // cleanup in the spec's order: binding, identity, group
-    expect(await v2('DELETE', `/iam/v2beta1/roleBindings/${R}`)).toMatchObject({ status: 200, body: {} });
-    expect(await v2('DELETE', `/iam/v2beta1/identities/${I}`)).toMatchObject({ status: 200, body: {} });
-    expect(await v2('DELETE', `/iam/v2beta1/groups/${G}`)).toMatchObject({ status: 200, body: {} });
-    for (const [resource, uid] of [
-      ['roleBindings', R],
-      ['identities', I],
-      ['groups', G],
-    ] as const) {
-      const gone = await v2('GET', `/iam/v2beta1/${resource}/${uid}`);
-      expect(gone.status).toBe(404);
-      expect(gone.body).toEqual(aipError(5, `Not found: ${resource}/${uid}`, 'NOT_FOUND'));
-    }
-    // the owner's own identity was never touched
-    expect((await v2('GET', `/iam/v2beta1/identities/${ALICE}`)).status).toBe(200);
+    await accessSetupFlow((method, path, body) => call(env.proxy.url, method, path, { token: TOKENS.alice, ...(body === undefined ? {} : { body }) }));
   });
 });

@@ -100,7 +100,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
     if (rec !== undefined && capability.endsWith('.list') && visible(rec, ctx)) return rec;
     if (!ctx.access.can(capability, uid))
       throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not ${capability.split('.').at(-1)} ${r.plural} at ${uid}`);
-    if (rec === undefined) throw new ApiError(GrpcCode.NOT_FOUND, `${r.plural} "${uid}" not found`);
+    if (rec === undefined) throw new ApiError(GrpcCode.NOT_FOUND, `${r.plural}/${uid}`);
     return rec;
   };
 
