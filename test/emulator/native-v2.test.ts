@@ -5,7 +5,6 @@ import { accessSetupFlow } from '../support/access-setup-flow.js';
 import { aipError, badRequest, preconditionFailure } from '../support/aip.js';
 import { type Answer, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, ALICE, B, BOB, CAROL, childUid, DEV_TOKEN, REPO_A, rootUid, TOKENS, twoTenantSeed } from '../support/fixtures.js';
-import { anyTime } from '../support/matchers.js';
 
 const BULK = 61;
 const T0 = Date.parse('2026-06-01T10:00:00.000Z');
