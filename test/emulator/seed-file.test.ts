@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSeedFile } from '../../src/emulator/seed-loader.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
-import { A, ALICE, B, twoTenantSeed } from '../support/fixtures.js';
+import { A, ALICE, B, DEV_TOKEN, rootUid, TOKENS, twoTenantSeed } from '../support/fixtures.js';
 import { call, writeSeedFile } from '../support/emulator-harness.js';
 
 const load = (seed: unknown) => () => loadSeedFile(writeSeedFile(seed), Date.now());
@@ -17,6 +17,24 @@ describe('emulator: seed files', () => {
     // seeded roles exist beside the built-ins
     expect([...store.roles.values()].map((r) => r.name).sort()).toEqual(['editor', 'owner', 'publisher', 'viewer']);
     expect(store.tokens.size).toBe(3);
+  });
+
+  it('holds extra managed roles at the root beside the built-in ones, readable by every caller; only a seed can add one', async () => {
+    const seed = twoTenantSeed();
+    const managed = rootUid('managed-role');
+    seed.roles?.push({ id: managed, name: 'auditor', description: 'managed', capabilities: ['groups.list'] });
+    const store = loadSeedFile(writeSeedFile(seed), 0);
+    expect(store.roles.get(managed)).toEqual({ id: managed, name: 'auditor', description: 'managed', capabilities: ['groups.list'] });
+    const emu = await startEmulator({ host: '127.0.0.1', port: 0, seedFile: writeSeedFile(seed), devToken: DEV_TOKEN, trustedIssuers: [], v2: false });
+    try {
+      const seen = await call(emu.url, 'GET', `/iam/v1/roles?id=${managed}`, { token: TOKENS.bob });
+      expect(seen.body.items).toEqual([{ id: managed, name: 'auditor', description: 'managed', capabilities: ['groups.list'] }]);
+      // over the API a role needs a parent group
+      const atRoot = await call(emu.url, 'POST', '/iam/v1/roles/', { token: DEV_TOKEN, body: { name: 'x', capabilities: ['groups.list'] } });
+      expect(atRoot.status).toBe(404);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('refuses a malformed file with a message naming the record and the problem', () => {

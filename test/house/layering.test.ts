@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '../../src');
+
+// Each folder may import only folders of a lower rank (or its own): layers point one way.
+const RANK: Record<string, number> = {
+  json: 0,
+  uidp: 0,
+  errors: 1,
+  mapping: 2,
+  translate: 3,
+  list: 4,
+  update: 4,
+  hydrate: 4,
+  meta: 4,
+  upstream: 3,
+  auth: 5,
+  rollout: 5,
+  metrics: 5,
+  operations: 6,
+  emulator: 6,
+  config: 6,
+  server: 7,
+  commands: 8,
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('the house', () => {
+  it('every folder of src/ has a rank, and imports only folders below it: no cycles', () => {
+    const folders = readdirSync(SRC).filter((f) => statSync(join(SRC, f)).isDirectory());
+    expect(folders.filter((f) => RANK[f] === undefined)).toEqual([]);
+    const upward: string[] = [];
+    for (const file of files(SRC)) {
+      const from = relative(SRC, file).split('/')[0] as string;
+      if (RANK[from] === undefined) continue; // cli.ts sits above everything
+      for (const m of readFileSync(file, 'utf8').matchAll(/from '((?:\.\.\/)+)([a-z-]+)\//g)) {
+        const depth = (m[1] as string).length / 3;
+        const inner = relative(SRC, file).split('/').length - 1;
+        if (depth !== inner) continue; // a path inside the same folder
+        const to = m[2] as string;
+        if (to !== from && (RANK[to] ?? 99) >= (RANK[from] as number)) upward.push(`${relative(SRC, file)} → ${to}/`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
