@@ -68,6 +68,10 @@ function toSettings(p: ParsedSettings): Settings {
     v2TimeoutMs: p.V2_TIMEOUT_MS,
     rolloutFile: p.ROLLOUT_FILE,
     adminToken: p.ADMIN_TOKEN,
+    shadowMaxInflight: p.SHADOW_MAX_INFLIGHT,
+    diffSampleValues: p.DIFF_SAMPLE_VALUES,
+    recordFile: p.RECORD_FILE,
+    recordSample: p.RECORD_SAMPLE,
     logLevel: p.LOG_LEVEL,
     sim: {
       host: p.SIM_HOST,

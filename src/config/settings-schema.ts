@@ -61,6 +61,19 @@ export const SettingsSchema = z.object({
   V2_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one native v2 call, in milliseconds'),
   ROLLOUT_FILE: text.min(1).optional().describe('YAML or JSON rollout file (routes to native v2, guard, kill switch); reloaded when it changes and on SIGHUP'),
   ADMIN_TOKEN: text.min(16, { error: 'must be at least 16 characters' }).optional().describe('bearer token of /admin/* (default: random, printed at start)'),
+  SHADOW_MAX_INFLIGHT: positiveInt(10_000).default(32).describe('shadow reads running at once; beyond that a shadow is skipped and counted'),
+  DIFF_SAMPLE_VALUES: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('keep the values of diff samples (default: only short hashes)'),
+  RECORD_FILE: text.min(1).optional().describe('append each v2 read served as a JSON line {time, method, url, status, requestId} (for `v2proxy diff`)'),
+  RECORD_SAMPLE: z.coerce
+    .number({ error: 'must be a number from 0 to 100' })
+    .min(0, { error: 'must be a number from 0 to 100' })
+    .max(100, { error: 'must be a number from 0 to 100' })
+    .default(100)
+    .describe('percent of v2 reads RECORD_FILE keeps'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -120,6 +133,10 @@ export interface Settings {
   v2TimeoutMs: number;
   rolloutFile: string | undefined;
   adminToken: string | undefined;
+  shadowMaxInflight: number;
+  diffSampleValues: boolean;
+  recordFile: string | undefined;
+  recordSample: number;
   logLevel: ParsedSettings['LOG_LEVEL'];
   sim: {
     host: string;

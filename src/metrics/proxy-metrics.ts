@@ -38,6 +38,13 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly shadow = new Counter({
+    name: 'v2proxy_shadow_total',
+    help: 'shadow reads, by resource, operation and outcome (match, differ, error, skipped)',
+    labelNames: ['resource', 'operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

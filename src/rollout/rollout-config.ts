@@ -13,6 +13,16 @@ const RouteSchema = z.strictObject({
     .min(1)
     .default([...OPERATIONS]),
   native: percent.default(0),
+  /** share of reads (list, get) also sent to the side that did not serve them, and compared */
+  shadow: percent.default(0),
+  /** share of shadowed reads that also ask the serving side twice: the noise baseline */
+  noise: percent.default(0),
+  /** field paths left out of the comparison (`groups[].createTime`) */
+  ignore: z.array(z.string().min(1).max(500)).max(200).default([]),
+  /** a field path is reported when (d − n) / (d + n) passes this percentage… */
+  relativeThreshold: percent.default(20),
+  /** …and (d − n) / compared passes this one */
+  absoluteThreshold: percent.default(0.03),
 });
 
 const GuardSchema = z.strictObject({
@@ -20,6 +30,8 @@ const GuardSchema = z.strictObject({
   minRequests: z.number().int().min(1).default(20),
   maxErrorRate: z.number().min(0).max(1).default(0.05),
   cooldownSeconds: z.number().min(0).max(86_400).default(60),
+  /** share of compared shadow reads with a reported difference above which the route goes back to translation */
+  maxDiffRate: z.number().min(0).max(1).optional(),
 });
 
 /** The rollout file: which v2 routes go to the native backend, for which share of callers. */

@@ -154,12 +154,20 @@ export class RolloutController {
   recordNative(route: RouteState | undefined, failed: boolean): void {
     if (!route) return;
     const guard = this.config.guard ?? DEFAULT_GUARD;
-    if (route.guard.record(guard, failed, this.opts.now())) {
-      this.opts.events.rollback(route.route.resource);
-      this.opts.events.error(
-        `rollout: guard rolled ${route.key} back to translation for ${guard.cooldownSeconds} s (native error share above ${guard.maxErrorRate})`,
-      );
-    }
+    if (route.guard.record(guard, failed, this.opts.now())) this.rolledBack(route, guard, `native error share above ${guard.maxErrorRate}`);
+  }
+
+  /** A compared shadow read on a route (with a reported difference or not): the guard's second trigger. */
+  recordDiff(route: RouteState | undefined, differed: boolean): void {
+    if (!route) return;
+    const guard = this.config.guard ?? DEFAULT_GUARD;
+    if (route.guard.recordDiff(guard, differed, this.opts.now()))
+      this.rolledBack(route, guard, `share of reads with a reported difference above ${guard.maxDiffRate}`);
+  }
+
+  private rolledBack(route: RouteState, guard: GuardConfig, why: string): void {
+    this.opts.events.rollback(route.route.resource);
+    this.opts.events.error(`rollout: guard rolled ${route.key} back to translation for ${guard.cooldownSeconds} s (${why})`);
   }
 
   /** What `GET /admin/rollout` shows. */

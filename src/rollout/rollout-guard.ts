@@ -12,20 +12,32 @@ interface Outcome {
  */
 export class RouteGuard {
   private outcomes: Outcome[] = [];
+  private diffs: Outcome[] = [];
   rolledBackUntil = 0;
   rollbacks = 0;
 
   /** Records a native answer; true when this one tripped a rollback. */
   record(config: GuardConfig, failed: boolean, now: number): boolean {
+    return this.trip(this.outcomes, config, config.maxErrorRate, failed, now);
+  }
+
+  /** Records a compared shadow read (with a reported difference or not); true when it tripped a rollback. */
+  recordDiff(config: GuardConfig, differed: boolean, now: number): boolean {
+    if (config.maxDiffRate === undefined) return false;
+    return this.trip(this.diffs, config, config.maxDiffRate, differed, now);
+  }
+
+  private trip(window: Outcome[], config: GuardConfig, maxRate: number, failed: boolean, now: number): boolean {
     const from = now - config.windowSeconds * 1000;
-    this.outcomes.push({ at: now, failed });
-    while (this.outcomes.length > 0 && (this.outcomes[0] as Outcome).at < from) this.outcomes.shift();
-    if (this.isRolledBack(now) || this.outcomes.length < config.minRequests) return false;
-    const failures = this.outcomes.reduce((n, o) => n + (o.failed ? 1 : 0), 0);
-    if (failures / this.outcomes.length <= config.maxErrorRate) return false;
+    window.push({ at: now, failed });
+    while (window.length > 0 && (window[0] as Outcome).at < from) window.shift();
+    if (this.isRolledBack(now) || window.length < config.minRequests) return false;
+    const failures = window.reduce((n, o) => n + (o.failed ? 1 : 0), 0);
+    if (failures / window.length <= maxRate) return false;
     this.rolledBackUntil = now + config.cooldownSeconds * 1000;
     this.rollbacks += 1;
     this.outcomes = [];
+    this.diffs = [];
     return true;
   }
 

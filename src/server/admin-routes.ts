@@ -4,6 +4,8 @@ import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { RolloutController } from '../rollout/rollout-controller.js';
+import type { DiffBook } from '../shadow/diff-book.js';
+import { renderReportHtml } from '../shadow/render-report.js';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -19,7 +21,10 @@ function requireAdmin(req: FastifyRequest, adminToken: string): void {
 }
 
 /** The rollout admin API and the Prometheus metrics. */
-export function registerAdminRoutes(app: FastifyInstance, opts: { adminToken: string; rollout: RolloutController; metrics: ProxyMetrics }): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  opts: { adminToken: string; rollout: RolloutController; metrics: ProxyMetrics; diffs: DiffBook },
+): void {
   const { rollout } = opts;
   app.register(async (admin) => {
     admin.addHook('onRequest', async (req) => requireAdmin(req, opts.adminToken));
@@ -37,6 +42,15 @@ export function registerAdminRoutes(app: FastifyInstance, opts: { adminToken: st
       if (!result.ok)
         throw new ApiError(GrpcCode.FAILED_PRECONDITION, `the rollout file was refused, the last good configuration stays in force: ${result.error}`);
       return reply.send(rollout.status());
+    });
+    admin.get('/admin/diff', async (_req, reply) => {
+      const html = renderReportHtml(opts.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    });
+    admin.get('/admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(opts.diffs.report()));
+    admin.post('/admin/diff/reset', async () => {
+      opts.diffs.reset();
+      return opts.diffs.report();
     });
   });
   app.get('/metrics', async (_req, reply) => {

@@ -19,6 +19,9 @@ import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { RolloutController } from '../rollout/rollout-controller.js';
+import { DiffBook } from '../shadow/diff-book.js';
+import { RecordFile } from '../shadow/record-file.js';
+import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -42,6 +45,8 @@ export interface ProxyAppOptions {
   meta?: MetaStore;
   /** follow the rollout file for changes and SIGHUP (default true) */
   watchRollout?: boolean;
+  /** the dice of shadow and noise sampling (tests) */
+  random?: () => number;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
@@ -129,7 +134,25 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     metrics.requests.inc({ ...s, status: String(reply.statusCode) });
     metrics.duration.observe(s, reply.elapsedTime / 1000);
   });
-  registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics });
+  const diffs = new DiffBook({ sampleValues: settings.diffSampleValues });
+  const shadow = native
+    ? new ShadowRunner({
+        maxInflight: settings.shadowMaxInflight,
+        book: diffs,
+        outcome: (resource, operation, outcome) => metrics.shadow.inc({ resource, operation, outcome }),
+      })
+    : undefined;
+  const record = settings.recordFile
+    ? new RecordFile(settings.recordFile, {
+        samplePercent: settings.recordSample,
+        onError: (err) => app.log.error({ err }, `RECORD_FILE ${settings.recordFile} cannot be written; recording stops`),
+      })
+    : undefined;
+  app.addHook('onClose', async () => {
+    await shadow?.idle();
+    await record?.close();
+  });
+  registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics, diffs });
   registerV2Routes(
     app,
     new RouteTable(resources),
@@ -142,7 +165,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       meta,
       now: opts.now ?? Date.now,
     },
-    { rollout, native, issuedHere: (token) => lists.tokens.issued(token) },
+    { rollout, native, issuedHere: (token) => lists.tokens.issued(token), shadow, record, ...(opts.random ? { random: opts.random } : {}) },
   );
   await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
   return app;

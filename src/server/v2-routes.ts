@@ -12,8 +12,14 @@ import { getResource } from '../operations/get-resource.js';
 import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
-import type { Operation } from '../rollout/rollout-config.js';
-import type { RolloutController } from '../rollout/rollout-controller.js';
+import sjson from 'secure-json-parse';
+import { renderError } from '../errors/render-error.js';
+import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
+import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
+import type { ComparedAnswer } from '../shadow/compare-answers.js';
+import type { RecordFile } from '../shadow/record-file.js';
+import type { ShadowRunner } from '../shadow/shadow-runner.js';
+import { toApiError } from './to-api-error.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { noRoute } from './no-route.js';
@@ -39,6 +45,31 @@ export interface NativeRouting {
   native: NativeV2Client | undefined;
   /** whether a page token was sealed by this proxy (the translation path), not by the native backend */
   issuedHere: (token: string) => boolean;
+  /** shadow reads to the other side (with a native backend) */
+  shadow?: ShadowRunner | undefined;
+  /** RECORD_FILE */
+  record?: RecordFile | undefined;
+  random?: () => number;
+}
+
+interface PendingShadow {
+  decision: Decision;
+  config: RolloutRoute;
+  noise: boolean;
+  payload?: unknown;
+}
+
+const shadows = new WeakMap<FastifyRequest, PendingShadow>();
+
+/** An answer body as JSON (what the client got), or the text when it is not JSON. */
+function bodyOf(payload: unknown): unknown {
+  const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : typeof payload === 'string' ? payload : undefined;
+  if (text === undefined) return payload ?? null;
+  try {
+    return sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch {
+    return text;
+  }
 }
 
 /** The operation a request asks for, when it is one of the five (custom verbs and odd methods are not). */
@@ -102,20 +133,38 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
 export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, services: AppServices, routing: NativeRouting): void {
+  const random = routing.random ?? Math.random;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header(BACKEND_HEADER, 'translate');
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
-    const { resource } = route;
-    const name = resource.mapping.resource;
+    const name = route.resource.mapping.resource;
     const operation = route.kind === 'verb' ? undefined : operationOf(route.kind, route.kind === 'collection' ? '' : route.uid, req.method);
     if (operation !== undefined) {
       const token = operation === 'list' ? pageTokenOf(req.query) : undefined;
       const decision = routing.rollout.decide(name, operation, req.headers, token === undefined ? undefined : { issuedHere: routing.issuedHere(token) });
       served.set(req, { resource: name, operation, backend: decision.backend });
       reply.header(BACKEND_HEADER, decision.backend);
+      planShadow(req, name, decision, operation, token !== undefined);
       if (decision.backend === 'native' && routing.native) return serveNative(req, reply, routing.native, routing, decision.route);
     }
+    return translated(req, route);
+  };
+
+  /** Whether this request is also read from the other side once answered (a share of a route's reads). */
+  const planShadow = (req: FastifyRequest, name: string, decision: Decision, operation: Operation, continued: boolean): void => {
+    const config = decision.route?.route;
+    const runner = routing.shadow;
+    if (!config || config.shadow <= 0 || !runner || !routing.native || decision.why === 'kill-switch') return;
+    // writes are never sent twice; a continued page cannot be (each side reads only its own tokens)
+    if ((operation !== 'list' && operation !== 'get') || continued) return runner.skip(name, operation);
+    if (random() * 100 >= config.shadow) return;
+    shadows.set(req, { decision, config, noise: random() * 100 < config.noise });
+  };
+
+  /** The translation path: the v2 operations over v1. */
+  const translated = async (req: FastifyRequest, route: NonNullable<ReturnType<RouteTable['match']>>) => {
+    const { resource } = route;
     const authorization = req.headers.authorization;
     const ctx: OperationContext = { ...services, resource, v1, authorization, requestId: req.id, caller: callerFingerprint(authorization) };
     if (route.kind === 'verb') {
@@ -149,6 +198,61 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     }
     throw wrongMethod(req, resource);
   };
+
+  /** One read of a request on one side, as the client would have seen it (shadow and noise reads). */
+  const readFrom = async (req: FastifyRequest, side: 'translate' | 'native'): Promise<ComparedAnswer> => {
+    if (side === 'native') {
+      const native = routing.native as NativeV2Client;
+      const answer = await native.forward({
+        method: 'GET',
+        url: req.url,
+        authorization: req.headers.authorization,
+        requestId: req.id,
+        contentType: undefined,
+        body: undefined,
+      });
+      return { status: answer.status, body: bodyOf(answer.body) };
+    }
+    const route = table.match(req.url);
+    try {
+      if (!route) throw noRoute(req);
+      // what fastify would have sent: the JSON text of the result
+      return { status: 200, body: JSON.parse(JSON.stringify(await translated(req, route))) };
+    } catch (err) {
+      const rendered = renderError(toApiError(err), req.url);
+      return { status: rendered.status, body: rendered.body };
+    }
+  };
+
+  app.addHook('onSend', async (req, _reply, payload) => {
+    const pending = shadows.get(req);
+    if (pending) pending.payload = payload;
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const s = served.get(req);
+    if (s && routing.record && (s.operation === 'list' || s.operation === 'get')) {
+      routing.record.record({ time: new Date(services.now()).toISOString(), method: req.method, url: req.url, status: reply.statusCode, requestId: req.id });
+    }
+    const pending = shadows.get(req);
+    if (!pending || !s || !routing.shadow) return;
+    shadows.delete(req);
+    const { decision, config } = pending;
+    routing.shadow.submit({
+      resource: s.resource,
+      operation: s.operation,
+      served: s.backend,
+      primary: { status: reply.statusCode, body: bodyOf(pending.payload) },
+      requestId: req.id,
+      url: req.url,
+      ignore: config.ignore,
+      thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
+      noise: pending.noise,
+      call: (side) => readFrom(req, side),
+      compared: (reported) => routing.rollout.recordDiff(decision.route, reported),
+    });
+  });
+
   for (const prefix of table.prefixes) {
     app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], url: `${prefix}/*`, exposeHeadRoute: false, handler });
   }

@@ -19,6 +19,7 @@ const RANK: Record<string, number> = {
   auth: 5,
   rollout: 5,
   metrics: 5,
+  shadow: 5,
   operations: 6,
   emulator: 6,
   config: 6,

@@ -15,7 +15,9 @@ describe('rollout file', () => {
         stickyBy: 'subject',
         allowOverride: true,
         salt: 'v2proxy',
-        routes: [{ resource: 'groups', operations: ['list', 'get'], native: 30 }],
+        routes: [
+          { resource: 'groups', operations: ['list', 'get'], native: 30, shadow: 0, noise: 0, ignore: [], relativeThreshold: 20, absoluteThreshold: 0.03 },
+        ],
       },
     });
     const json = parseRollout('{"killSwitch": true, "routes": [{"resource": "*"}], "guard": {"minRequests": 5}}');

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import type { DiffKind, Difference } from './compare-answers.js';
+
+/** When a field path counts as a real difference rather than noise (shares, 0 to 1). */
+export interface Thresholds {
+  /** (d − n) / (d + n) must pass this */
+  relative: number;
+  /** (d − n) / compared must pass this */
+  absolute: number;
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = { relative: 0.2, absolute: 0.0003 };
+
+export interface Sample {
+  requestId: string;
+  url: string;
+  /** a short hash of each side's value at the path (the values themselves only with DIFF_SAMPLE_VALUES) */
+  primary: string;
+  secondary: string;
+  primaryValue?: unknown;
+  secondaryValue?: unknown;
+}
+
+interface FieldStat {
+  kinds: Map<DiffKind, number>;
+  differences: number;
+  noise: number;
+  samples: Sample[];
+}
+
+interface RouteStat {
+  resource: string;
+  operation: string;
+  compared: number;
+  matched: number;
+  differed: number;
+  errors: number;
+  skipped: number;
+  thresholds: Thresholds;
+  fields: Map<string, FieldStat>;
+}
+
+export interface FieldReport {
+  path: string;
+  kind: DiffKind;
+  differences: number;
+  noise: number;
+  reported: boolean;
+  samples: Sample[];
+}
+
+export interface RouteReport {
+  resource: string;
+  operation: string;
+  compared: number;
+  matched: number;
+  differed: number;
+  errors: number;
+  skipped: number;
+  fields: FieldReport[];
+}
+
+export interface DiffReport {
+  routes: RouteReport[];
+}
+
+const MAX_SAMPLES = 10;
+/** field paths kept per route; more (odd bodies with map keys) fold into one path */
+const MAX_FIELDS = 200;
+const OVERFLOW = '(other paths)';
+
+export function shortHash(value: unknown): string {
+  if (value === undefined) return '-';
+  return createHash('sha256')
+    .update(JSON.stringify(value) ?? 'undefined')
+    .digest('hex')
+    .slice(0, 12);
+}
+
+function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared: number, t: Thresholds): boolean {
+  const d = f.differences;
+  const n = f.noise;
+  if (d <= n || compared === 0) return false;
+  return (d - n) / (d + n) > t.relative && (d - n) / compared > t.absolute;
+}
+
+/**
+ * What the comparisons found, per route and field path, against a noise baseline (as Diffy does):
+ * counts, the differences and the noise of each path, and at most ten samples per path. Memory is
+ * bounded whatever the traffic: routes are resource × operation, paths per route are capped.
+ */
+export class DiffBook {
+  private routes = new Map<string, RouteStat>();
+
+  constructor(private readonly opts: { sampleValues: boolean }) {}
+
+  private route(resource: string, operation: string, thresholds?: Thresholds): RouteStat {
+    const key = `${resource} ${operation}`;
+    let r = this.routes.get(key);
+    if (!r) {
+      r = { resource, operation, compared: 0, matched: 0, differed: 0, errors: 0, skipped: 0, thresholds: DEFAULT_THRESHOLDS, fields: new Map() };
+      this.routes.set(key, r);
+    }
+    if (thresholds) r.thresholds = thresholds;
+    return r;
+  }
+
+  private field(r: RouteStat, path: string): FieldStat {
+    const known = r.fields.get(path);
+    if (known) return known;
+    const key = r.fields.size >= MAX_FIELDS ? OVERFLOW : path;
+    let f = r.fields.get(key);
+    if (!f) {
+      f = { kinds: new Map(), differences: 0, noise: 0, samples: [] };
+      r.fields.set(key, f);
+    }
+    return f;
+  }
+
+  /** One compared request; true when it shows a difference that is reported (above its noise). */
+  compared(resource: string, operation: string, thresholds: Thresholds, sample: { requestId: string; url: string }, diffs: readonly Difference[]): boolean {
+    const r = this.route(resource, operation, thresholds);
+    r.compared += 1;
+    for (const d of diffs) {
+      const f = this.field(r, d.path);
+      f.differences += 1;
+      f.kinds.set(d.kind, (f.kinds.get(d.kind) ?? 0) + 1);
+      if (f.samples.length < MAX_SAMPLES) {
+        f.samples.push({
+          ...sample,
+          primary: shortHash(d.primary),
+          secondary: shortHash(d.secondary),
+          ...(this.opts.sampleValues ? { primaryValue: d.primary, secondaryValue: d.secondary } : {}),
+        });
+      }
+    }
+    const reported = diffs.some((d) => {
+      const f = r.fields.get(d.path) ?? r.fields.get(OVERFLOW);
+      return f !== undefined && reportedOf(f, r.compared, r.thresholds);
+    });
+    if (reported) r.differed += 1;
+    else r.matched += 1;
+    return reported;
+  }
+
+  /** Differences between two answers of the serving side: noise for their paths. */
+  noise(resource: string, operation: string, diffs: readonly Difference[]): void {
+    const r = this.route(resource, operation);
+    for (const d of diffs) this.field(r, d.path).noise += 1;
+  }
+
+  error(resource: string, operation: string): void {
+    this.route(resource, operation).errors += 1;
+  }
+
+  skipped(resource: string, operation: string): void {
+    this.route(resource, operation).skipped += 1;
+  }
+
+  reset(): void {
+    this.routes = new Map();
+  }
+
+  /** The report, routes and fields worst first. */
+  report(): DiffReport {
+    const routes = [...this.routes.values()].map((r): RouteReport => {
+      const fields = [...r.fields.entries()].map(([path, f]): FieldReport => {
+        const kind = [...f.kinds.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'value';
+        return { path, kind, differences: f.differences, noise: f.noise, reported: reportedOf(f, r.compared, r.thresholds), samples: [...f.samples] };
+      });
+      fields.sort((a, b) => Number(b.reported) - Number(a.reported) || b.differences - b.noise - (a.differences - a.noise) || a.path.localeCompare(b.path));
+      return {
+        resource: r.resource,
+        operation: r.operation,
+        compared: r.compared,
+        matched: r.matched,
+        differed: r.differed,
+        errors: r.errors,
+        skipped: r.skipped,
+        fields,
+      };
+    });
+    const share = (r: RouteReport) => (r.compared === 0 ? 0 : r.differed / r.compared);
+    routes.sort(
+      (a, b) =>
+        share(b) - share(a) ||
+        b.fields.filter((f) => f.reported).length - a.fields.filter((f) => f.reported).length ||
+        `${a.resource} ${a.operation}`.localeCompare(`${b.resource} ${b.operation}`),
+    );
+    return { routes };
+  }
+}

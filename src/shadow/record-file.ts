@@ -1,0 +1,39 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+export interface RecordedRead {
+  time: string;
+  method: string;
+  url: string;
+  status: number;
+  requestId: string;
+}
+
+/**
+ * `RECORD_FILE`: each v2 read the proxy serves (a sampled share of them) as one JSON line
+ * `{time, method, url, status, requestId}`, appended. Never a token, a header or a body.
+ */
+export class RecordFile {
+  private readonly stream: WriteStream;
+  private failed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly opts: { samplePercent: number; random?: () => number; onError: (err: Error) => void },
+  ) {
+    this.stream = createWriteStream(path, { flags: 'a' });
+    this.stream.on('error', (err) => {
+      if (!this.failed) opts.onError(err);
+      this.failed = true;
+    });
+  }
+
+  record(read: RecordedRead): void {
+    if (this.failed) return;
+    if ((this.opts.random ?? Math.random)() * 100 >= this.opts.samplePercent) return;
+    this.stream.write(`${JSON.stringify(read)}\n`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.stream.end(resolve));
+  }
+}

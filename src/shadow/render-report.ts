@@ -1,0 +1,67 @@
+import type { DiffReport, FieldReport, RouteReport } from './diff-book.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const esc = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)} %`);
+
+function sampleRows(f: FieldReport): string {
+  if (f.samples.length === 0) return '';
+  const rows = f.samples
+    .map((s) => {
+      const values = s.primaryValue !== undefined || s.secondaryValue !== undefined;
+      return `<tr><td><code>${esc(s.requestId)}</code></td><td><code>${esc(s.url)}</code></td><td><code>${esc(s.primary)}</code>${
+        values ? ` <span class="v">${esc(JSON.stringify(s.primaryValue))}</span>` : ''
+      }</td><td><code>${esc(s.secondary)}</code>${values ? ` <span class="v">${esc(JSON.stringify(s.secondaryValue))}</span>` : ''}</td></tr>`;
+    })
+    .join('');
+  return `<details><summary>${f.samples.length} sample${f.samples.length === 1 ? '' : 's'}</summary><table class="samples"><thead><tr><th>request id</th><th>url</th><th>primary</th><th>secondary</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
+function fieldRow(f: FieldReport): string {
+  return `<tr class="${f.reported ? 'reported' : 'noise'}" data-path="${esc(f.path)}"><td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${
+    f.reported ? '<strong>reported</strong>' : 'within noise'
+  }</td><td>${sampleRows(f)}</td></tr>`;
+}
+
+function routeSection(r: RouteReport): string {
+  const reported = r.fields.filter((f) => f.reported).length;
+  const fields =
+    r.fields.length === 0
+      ? '<p class="ok">No differences.</p>'
+      : `<table class="fields"><thead><tr><th>field path</th><th>kind</th><th>differences</th><th>noise</th><th></th><th>samples</th></tr></thead><tbody>${r.fields.map(fieldRow).join('')}</tbody></table>`;
+  return `<section class="route" data-route="${esc(`${r.resource} ${r.operation}`)}"><h2>${esc(r.resource)} <span class="op">${esc(r.operation)}</span>${
+    reported > 0 ? ` <span class="badge">${reported} reported</span>` : ''
+  }</h2>${fields}</section>`;
+}
+
+/** The diff report as one self-contained HTML page (inline style, no scripts, no external assets). */
+export function renderReportHtml(report: DiffReport, meta: { title: string; generatedAt: string }): string {
+  const summary = report.routes
+    .map(
+      (r) =>
+        `<tr data-route="${esc(`${r.resource} ${r.operation}`)}"><td>${esc(r.resource)}</td><td>${esc(r.operation)}</td><td class="n">${r.compared}</td><td class="n">${r.matched}</td><td class="n">${r.differed}</td><td class="n">${pct(r.differed, r.compared)}</td><td class="n">${r.errors}</td><td class="n">${r.skipped}</td></tr>`,
+    )
+    .join('');
+  const body =
+    report.routes.length === 0
+      ? '<p>No shadowed or replayed requests yet.</p>'
+      : `<table class="summary"><thead><tr><th>resource</th><th>operation</th><th>compared</th><th>matched</th><th>differing</th><th>share</th><th>errors</th><th>skipped</th></tr></thead><tbody>${summary}</tbody></table>${report.routes.map(routeSection).join('')}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(meta.title)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d2330;background:#fbfbfd}
+h1{font-size:1.4rem;margin:0 0 .2rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem}
+.meta{color:#667;margin:0 0 1.2rem}.op{color:#556;font-weight:normal}
+table{border-collapse:collapse;margin:.4rem 0;background:#fff}th,td{border:1px solid #dde;padding:.3rem .55rem;text-align:left;vertical-align:top}
+th{background:#f0f1f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.reported td:first-child{border-left:4px solid #c62828}tr.noise{color:#778}
+.badge{background:#c62828;color:#fff;border-radius:.6rem;padding:.05rem .5rem;font-size:.8rem}
+.ok{color:#2e7d32}code{font:12px ui-monospace,monospace}.v{color:#555;font:12px ui-monospace,monospace}
+details summary{cursor:pointer}
+</style></head>
+<body><h1>${esc(meta.title)}</h1><p class="meta">Generated ${esc(meta.generatedAt)}. A field path is reported when its differences exceed its noise (the serving side asked twice) by both thresholds; values are shown as short hashes.</p>
+${body}
+</body></html>
+`;
+}
