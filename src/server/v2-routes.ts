@@ -157,9 +157,8 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     const runner = routing.shadow;
     if (!config || config.shadow <= 0 || !runner || !routing.native || decision.why === 'kill-switch') return;
     // writes are never sent twice; a continued page cannot be (each side reads only its own tokens)
-    if ((operation !== 'list' && operation !== 'get') || continued) return runner.skip(name, operation);
-    if (random() * 100 >= config.shadow) return;
-    shadows.set(req, { decision, config, noise: random() * 100 < config.noise });
+    if ((operation !== 'list' && operation !== 'get') || continued) runner.skip(name, operation);
+    else if (random() * 100 < config.shadow) shadows.set(req, { decision, config, noise: random() * 100 < config.noise });
   };
 
   /** The translation path: the v2 operations over v1. */
