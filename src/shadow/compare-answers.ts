@@ -92,7 +92,10 @@ function compareValues(a: unknown, b: unknown, path: string, c: Collector, depth
     if (JSON.stringify(a) !== JSON.stringify(b)) c.add({ path, kind: 'value', primary: a, secondary: b });
     return;
   }
-  if (sa === 'array') return compareArrays(a as unknown[], b as unknown[], path, c, depth);
+  if (sa === 'array') {
+    compareArrays(a as unknown[], b as unknown[], path, c, depth);
+    return;
+  }
   if (sa === 'object') {
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
