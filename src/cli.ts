@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runDiff } from './commands/diff.js';
 import { emulatorBanner, runEmulator } from './commands/emulator.js';
 import { helpText } from './commands/help.js';
 import { serve, startBanner } from './commands/serve.js';
@@ -24,6 +25,14 @@ async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(helpText());
+    return;
+  }
+  if (command === 'diff') {
+    process.exitCode = await runDiff(argv.slice(1), {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      tty: process.stderr.isTTY === true,
+    });
     return;
   }
   if (command !== 'serve' && command !== 'emulator') {

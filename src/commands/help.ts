@@ -8,7 +8,8 @@ export function helpText(): string {
 
 Usage:
   v2proxy [serve]      start the proxy (with no V1_BASE_URL, on the embedded v1 emulator)
-  v2proxy emulator     start the v1 emulator alone
+  v2proxy emulator     start the emulator alone (v1, and native v2 on its own port)
+  v2proxy diff …       replay recorded reads against two backends and compare (v2proxy diff --help)
   v2proxy --help       show this text
 
 Settings (environment variables, or keys of the JSON file named by CONFIG; the environment wins):

@@ -28,6 +28,33 @@ function shapeOf(v: unknown): Shape {
 
 const MAX_DEPTH = 64;
 
+/** Deep equality without recursion, for what lies past MAX_DEPTH (hostile bodies nest thousands deep). */
+function sameValue(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop() as [unknown, unknown];
+    if (x === y) continue;
+    if (shapeOf(x) !== shapeOf(y) || typeof x !== 'object' || x === null || y === null) return false;
+    const kx = Object.keys(x);
+    const ky = Object.keys(y as object);
+    if (kx.length !== ky.length) return false;
+    for (const k of kx) {
+      if (!Object.hasOwn(y as object, k)) return false;
+      stack.push([(x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]]);
+    }
+  }
+  return true;
+}
+
+/** JSON text of a value, or undefined when it is too deep to write. */
+function textOf(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
+}
+
 class Collector {
   readonly out: Difference[] = [];
   private readonly seen = new Set<string>();
@@ -69,11 +96,11 @@ function compareArrays(a: unknown[], b: unknown[], path: string, c: Collector, d
     c.add({ path, kind: 'count', primary: a.length, secondary: b.length });
     return;
   }
-  const text = (v: unknown) => JSON.stringify(v);
-  const sa = a.map(text);
-  const sb = b.map(text);
-  if (sa.every((s, i) => s === sb[i])) return;
-  if ([...sa].sort().join('\0') === [...sb].sort().join('\0')) {
+  const sa = a.map(textOf);
+  const sb = b.map(textOf);
+  const written = [...sa, ...sb].every((t) => t !== undefined);
+  if (written && sa.every((s, i) => s === sb[i])) return;
+  if (written && [...(sa as string[])].sort().join('\0') === [...(sb as string[])].sort().join('\0')) {
     c.add({ path, kind: 'order' });
     return;
   }
@@ -89,7 +116,7 @@ function compareValues(a: unknown, b: unknown, path: string, c: Collector, depth
     return;
   }
   if (depth > MAX_DEPTH) {
-    if (JSON.stringify(a) !== JSON.stringify(b)) c.add({ path, kind: 'value', primary: a, secondary: b });
+    if (!sameValue(a, b)) c.add({ path, kind: 'value', primary: a, secondary: b });
     return;
   }
   if (sa === 'array') {

@@ -71,10 +71,25 @@ const OVERFLOW = '(other paths)';
 
 export function shortHash(value: unknown): string {
   if (value === undefined) return '-';
-  return createHash('sha256')
-    .update(JSON.stringify(value) ?? 'undefined')
-    .digest('hex')
-    .slice(0, 12);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch {
+    text = '(too deep to write)';
+  }
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** A sample value as kept with DIFF_SAMPLE_VALUES: scalars as they are, objects as bounded JSON text. */
+function keptValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  let text: string;
+  try {
+    text = JSON.stringify(v);
+  } catch {
+    return '(too deep to write)';
+  }
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared: number, t: Thresholds): boolean {
@@ -130,7 +145,7 @@ export class DiffBook {
           ...sample,
           primary: shortHash(d.primary),
           secondary: shortHash(d.secondary),
-          ...(this.opts.sampleValues ? { primaryValue: d.primary, secondaryValue: d.secondary } : {}),
+          ...(this.opts.sampleValues ? { primaryValue: keptValue(d.primary), secondaryValue: keptValue(d.secondary) } : {}),
         });
       }
     }

@@ -1,0 +1,155 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadMappings } from '../mapping/load-mappings.js';
+import { RouteTable } from '../mapping/route-table.js';
+import type { DiffReport } from '../shadow/diff-book.js';
+import { renderReportHtml } from '../shadow/render-report.js';
+import { type ReplayRead, replayReads } from '../shadow/replay-reads.js';
+
+export const DIFF_USAGE = `Usage: v2proxy diff --requests <file.jsonl> --a <url> --b <url> --token <t> [--token-b <t>]
+                    [--report <out.html>] [--json <out.json>] [--fail-over <percent>]
+                    [--concurrency <n>] [--noise <percent>]
+
+Replays the reads recorded by RECORD_FILE against A and B, compares the answers as the live shadow
+does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary, writes the
+report, and exits 0 when the share of reads with a reported difference is at most --fail-over
+(default 0), 1 when above, 2 on bad usage.
+`;
+
+export interface DiffIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** whether stderr is a terminal (progress redraws one line) */
+  tty: boolean;
+}
+
+class UsageError extends Error {}
+
+function number(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}`);
+  return n;
+}
+
+function url(value: string | undefined, name: string): string {
+  if (value === undefined) throw new UsageError(`--${name} is required`);
+  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new UsageError(`--${name} must be an http(s) URL`);
+  return value.replace(/\/+$/, '');
+}
+
+/** The recorded reads of a RECORD_FILE that name a v2 List or Get; other lines are counted as ignored. */
+export function readRecording(text: string, table: RouteTable): { reads: ReplayRead[]; ignored: number } {
+  const reads: ReplayRead[] = [];
+  let ignored = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let entry: { method?: unknown; url?: unknown; requestId?: unknown };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      ignored += 1;
+      continue;
+    }
+    const route = typeof entry.url === 'string' && entry.url.startsWith('/') && entry.method === 'GET' ? table.match(entry.url) : undefined;
+    if (!route || route.kind === 'verb' || typeof entry.url !== 'string') {
+      ignored += 1;
+      continue;
+    }
+    const query = new URLSearchParams(entry.url.split('?')[1] ?? '');
+    reads.push({
+      url: entry.url,
+      requestId: typeof entry.requestId === 'string' ? entry.requestId : `replay-${reads.length + 1}`,
+      resource: route.resource.mapping.resource,
+      operation: route.kind === 'collection' ? 'list' : 'get',
+      continued: (query.get('page_token') ?? query.get('pageToken') ?? '') !== '',
+    });
+  }
+  return { reads, ignored };
+}
+
+function summary(report: DiffReport): string {
+  const rows = report.routes.map((r) => [r.resource, r.operation, r.compared, r.matched, r.differed, r.errors, r.skipped, r.fields.filter((f) => f.reported).map((f) => f.path).join(' ')]);
+  const head = ['resource', 'operation', 'compared', 'matched', 'differed', 'errors', 'skipped', 'reported fields'];
+  const all = [head, ...rows].map((row) => row.map(String));
+  const widths = head.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
+  return `${all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ').trimEnd()).join('\n')}\n`;
+}
+
+/** `v2proxy diff`: returns the exit code (0 within --fail-over, 1 above, 2 bad usage). */
+export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
+  let opts: ReturnType<typeof parse>;
+  const parse = () =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        requests: { type: 'string' },
+        a: { type: 'string' },
+        b: { type: 'string' },
+        token: { type: 'string' },
+        'token-b': { type: 'string' },
+        report: { type: 'string' },
+        json: { type: 'string' },
+        'fail-over': { type: 'string' },
+        concurrency: { type: 'string' },
+        noise: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  let settings: { requests: string; a: string; b: string; token: string; tokenB: string; failOver: number; concurrency: number; noise: number };
+  try {
+    opts = parse();
+    if (opts.help) {
+      io.stdout(DIFF_USAGE);
+      return 0;
+    }
+    if (!opts.requests) throw new UsageError('--requests is required');
+    if (!opts.token) throw new UsageError('--token is required');
+    settings = {
+      requests: opts.requests,
+      a: url(opts.a, 'a'),
+      b: url(opts.b, 'b'),
+      token: opts.token,
+      tokenB: opts['token-b'] ?? opts.token,
+      failOver: number(opts['fail-over'], 'fail-over', 0, 100, 0),
+      concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
+      noise: number(opts.noise, 'noise', 0, 100, 0),
+    };
+  } catch (err) {
+    io.stderr(`v2proxy diff: ${(err as Error).message}\n\n${DIFF_USAGE}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = readFileSync(settings.requests, 'utf8');
+  } catch (err) {
+    io.stderr(`v2proxy diff: cannot read ${settings.requests}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return 2;
+  }
+  const { reads, ignored } = readRecording(text, new RouteTable(loadMappings()));
+  io.stderr(`replaying ${reads.length} reads${ignored > 0 ? ` (${ignored} lines ignored: not a recorded v2 read)` : ''} against A ${settings.a} and B ${settings.b}\n`);
+  let shown = -1;
+  const result = await replayReads(reads, {
+    a: { url: settings.a, token: settings.token },
+    b: { url: settings.b, token: settings.tokenB },
+    concurrency: settings.concurrency,
+    noisePercent: settings.noise,
+    progress: (done, total) => {
+      const tenth = Math.floor((10 * done) / total);
+      if (io.tty) io.stderr(`\r${done}/${total}${done === total ? '\n' : ''}`);
+      else if (tenth !== shown) {
+        shown = tenth;
+        io.stderr(`${done}/${total}\n`);
+      }
+    },
+  });
+  io.stdout(summary(result.report));
+  const share = result.compared === 0 ? 0 : (100 * result.differed) / result.compared;
+  io.stdout(`${result.differed} of ${result.compared} compared reads (${share.toFixed(2)} %) show a reported difference; fail-over ${settings.failOver} %\n`);
+  const generatedAt = new Date().toISOString();
+  if (opts.report) writeFileSync(opts.report, renderReportHtml(result.report, { title: `v2proxy diff: ${settings.a} vs ${settings.b}`, generatedAt }));
+  if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result.report, null, 2)}\n`);
+  return share > settings.failOver ? 1 : 0;
+}
