@@ -69,11 +69,30 @@ export function readRecording(text: string, table: RouteTable): { reads: ReplayR
 }
 
 function summary(report: DiffReport): string {
-  const rows = report.routes.map((r) => [r.resource, r.operation, r.compared, r.matched, r.differed, r.errors, r.skipped, r.fields.filter((f) => f.reported).map((f) => f.path).join(' ')]);
+  const rows = report.routes.map((r) => [
+    r.resource,
+    r.operation,
+    r.compared,
+    r.matched,
+    r.differed,
+    r.errors,
+    r.skipped,
+    r.fields
+      .filter((f) => f.reported)
+      .map((f) => f.path)
+      .join(' '),
+  ]);
   const head = ['resource', 'operation', 'compared', 'matched', 'differed', 'errors', 'skipped', 'reported fields'];
   const all = [head, ...rows].map((row) => row.map(String));
   const widths = head.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
-  return `${all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ').trimEnd()).join('\n')}\n`;
+  return `${all
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** `v2proxy diff`: returns the exit code (0 within --fail-over, 1 above, 2 bad usage). */
@@ -129,7 +148,9 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     return 2;
   }
   const { reads, ignored } = readRecording(text, new RouteTable(loadMappings()));
-  io.stderr(`replaying ${reads.length} reads${ignored > 0 ? ` (${ignored} lines ignored: not a recorded v2 read)` : ''} against A ${settings.a} and B ${settings.b}\n`);
+  io.stderr(
+    `replaying ${reads.length} reads${ignored > 0 ? ` (${ignored} lines ignored: not a recorded v2 read)` : ''} against A ${settings.a} and B ${settings.b}\n`,
+  );
   let shown = -1;
   const result = await replayReads(reads, {
     a: { url: settings.a, token: settings.token },

@@ -26,8 +26,24 @@ describe('comparator', () => {
   });
 
   it('matches list items on uid: missing, extra, count, order, and fields under `plural[]`', () => {
-    const a = { groups: [{ uid: '1', n: 'a' }, { uid: '2', n: 'b' }, { uid: '3', n: 'c' }], totalCount: '3', nextPageToken: '' };
-    const b = { groups: [{ uid: '2', n: 'B' }, { uid: '1', n: 'a' }, { uid: '4', n: 'd' }], totalCount: '3', nextPageToken: '' };
+    const a = {
+      groups: [
+        { uid: '1', n: 'a' },
+        { uid: '2', n: 'b' },
+        { uid: '3', n: 'c' },
+      ],
+      totalCount: '3',
+      nextPageToken: '',
+    };
+    const b = {
+      groups: [
+        { uid: '2', n: 'B' },
+        { uid: '1', n: 'a' },
+        { uid: '4', n: 'd' },
+      ],
+      totalCount: '3',
+      nextPageToken: '',
+    };
     expect(kinds(compareAnswers(ok(a), ok(b)))).toEqual(['groups[] missing', 'groups[] extra', 'groups order', 'groups[].n value']);
     const shorter = { ...a, groups: a.groups.slice(0, 2), totalCount: '2' };
     expect(kinds(compareAnswers(ok(a), ok(shorter)))).toEqual(['groups count', 'groups[] missing', 'totalCount value']);
@@ -39,8 +55,18 @@ describe('comparator', () => {
   });
 
   it('leaves out ignored paths and everything below them, and reports one difference per path and kind', () => {
-    const a = { groups: [{ uid: '1', createTime: 't1', meta: { x: 1 } }, { uid: '2', createTime: 't2', meta: { x: 1 } }] };
-    const b = { groups: [{ uid: '1', createTime: 'T1', meta: { x: 2 } }, { uid: '2', createTime: 'T2', meta: { x: 3 } }] };
+    const a = {
+      groups: [
+        { uid: '1', createTime: 't1', meta: { x: 1 } },
+        { uid: '2', createTime: 't2', meta: { x: 1 } },
+      ],
+    };
+    const b = {
+      groups: [
+        { uid: '1', createTime: 'T1', meta: { x: 2 } },
+        { uid: '2', createTime: 'T2', meta: { x: 3 } },
+      ],
+    };
     expect(kinds(compareAnswers(ok(a), ok(b)))).toEqual(['groups[].createTime value', 'groups[].meta.x value']);
     expect(kinds(compareAnswers(ok(a), ok(b), ['groups[].createTime', 'groups[].meta']))).toEqual([]);
   });
@@ -125,7 +151,9 @@ describe('diff book: noise baseline, thresholds, bounded memory', () => {
 
   it('renders a self-contained page that escapes what it shows', () => {
     const book = new DiffBook({ sampleValues: true });
-    book.compared('groups', 'get', DEFAULT_THRESHOLDS, { requestId: '<script>x</script>', url: '/g?a=<b>' }, [{ path: 'name', kind: 'value', primary: '<i>', secondary: '"q"' }]);
+    book.compared('groups', 'get', DEFAULT_THRESHOLDS, { requestId: '<script>x</script>', url: '/g?a=<b>' }, [
+      { path: 'name', kind: 'value', primary: '<i>', secondary: '"q"' },
+    ]);
     const html = renderReportHtml(book.report(), { title: 'report <1>', generatedAt: 'now' });
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|src=|href=|@import|url\(/i);
