@@ -55,7 +55,7 @@ h1{font-size:1.4rem;margin:0 0 .2rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem}
 .meta{color:#667;margin:0 0 1.2rem}.op{color:#556;font-weight:normal}
 table{border-collapse:collapse;margin:.4rem 0;background:#fff}th,td{border:1px solid #dde;padding:.3rem .55rem;text-align:left;vertical-align:top}
 th{background:#f0f1f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
-tr.reported td:first-child{border-left:4px solid #c62828}tr.noise{color:#778}
+table.fields>tbody>tr.reported>td:first-child{border-left:4px solid #c62828}table.samples code{white-space:nowrap}tr.noise{color:#778}
 .badge{background:#c62828;color:#fff;border-radius:.6rem;padding:.05rem .5rem;font-size:.8rem}
 .ok{color:#2e7d32}code{font:12px ui-monospace,monospace}.v{color:#555;font:12px ui-monospace,monospace}
 details summary{cursor:pointer}

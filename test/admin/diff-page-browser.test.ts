@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningProxy } from '../../src/commands/serve.js';
+import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
+import { call } from '../support/emulator-harness.js';
+import { DEV_TOKEN } from '../support/fixtures.js';
+import { startProxy } from '../support/proxy-harness.js';
+
+const ADMIN = 'admin-token-for-the-browser';
+// Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
+
+// Skipped only on a developer machine without Chromium (reason above); CI always runs it.
+describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
+  let proxy: RunningProxy;
+  let browser: Browser;
+  let requestId = '';
+
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-page-')), 'rollout.yaml');
+    writeFileSync(
+      file,
+      'routes:\n  - resource: groups\n    operations: [get]\n    shadow: 100\n    ignore: [createTime, updateTime]\n' +
+        '  - resource: tags\n    operations: [list]\n    shadow: 100\n',
+    );
+    proxy = await startProxy({ ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, DEV_TOKEN });
+    const emu = proxy.emulator as RunningEmulator;
+    await call(emu.url, 'POST', '/__emulator/faults', { token: DEV_TOKEN, body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] } });
+    const got = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${emu.demoOrg}`, { token: DEV_TOKEN });
+    requestId = got.headers.get('x-request-id') ?? '';
+    await call(proxy.url, 'GET', '/registry/v2beta1/tags', { token: DEV_TOKEN });
+    const deadline = Date.now() + 8000;
+    for (;;) {
+      const routes = (await call(proxy.url, 'GET', '/admin/diff.json', { token: ADMIN })).body.routes as { compared: number }[];
+      if (routes.length === 2 && routes.every((r) => r.compared === 1)) break;
+      if (Date.now() > deadline) throw new Error('shadows did not settle');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+  });
+
+  it('shows route rows, a reported field and its samples, with no external assets', async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${ADMIN}` } });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    const res = await page.goto(`${proxy.url}/admin/diff`);
+    expect(res?.status()).toBe(200);
+    expect(await page.title()).toBe('v2proxy: translation vs native');
+
+    // the summary: one row per route, the differing route first
+    const rows = page.locator('table.summary tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect((await rows.nth(0).innerText()).split('\t').slice(0, 5)).toEqual(['groups', 'get', '1', '0', '1']);
+    expect((await rows.nth(1).innerText()).split('\t').slice(0, 5)).toEqual(['tags', 'list', '1', '1', '0']);
+
+    // the reported field of the groups route, and its sample behind a click
+    const field = page.locator('section[data-route="groups get"] tr.reported[data-path="description"]');
+    await expect.poll(() => field.isVisible()).toBe(true);
+    expect(await field.innerText()).toMatch(/description\s+value\s+1\s+0\s+reported/);
+    const sample = field.locator('table.samples');
+    expect(await sample.isVisible()).toBe(false);
+    await field.locator('summary').click();
+    expect(await sample.isVisible()).toBe(true);
+    expect(await sample.innerText()).toContain(requestId);
+    expect(await page.locator('section[data-route="tags list"]').innerText()).toContain('No differences.');
+
+    await page.screenshot({ path: join(tmpdir(), 'v2proxy-diff-page.png'), fullPage: true });
+    expect(requested).toEqual([`${proxy.url}/admin/diff`]);
+    await context.close();
+  });
+
+  it('does not open without the admin token', async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${proxy.url}/admin/diff`);
+    expect(res?.status()).toBe(401);
+    expect(await page.content()).toContain('UNAUTHENTICATED');
+    await page.close();
+  });
+});

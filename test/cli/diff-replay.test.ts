@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningProxy } from '../../src/commands/serve.js';
+import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
+import { call } from '../support/emulator-harness.js';
+import { DEV_TOKEN } from '../support/fixtures.js';
+import { startProxy } from '../support/proxy-harness.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+function diffCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'diff', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('record, then replay through `v2proxy diff`', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'v2proxy-record-'));
+  const recording = join(dir, 'reads.jsonl');
+  // the replays below read through the same proxy, which records them too: they replay a copy
+  const frozen = join(dir, 'frozen.jsonl');
+  let proxy: RunningProxy;
+  let emu: RunningEmulator;
+
+  beforeAll(async () => {
+    proxy = await startProxy({ RECORD_FILE: recording, DEV_TOKEN });
+    emu = proxy.emulator as RunningEmulator;
+    const groups = await call(proxy.url, 'GET', '/iam/v2beta1/groups?page_size=2', { token: DEV_TOKEN });
+    await call(proxy.url, 'GET', `/iam/v2beta1/groups?page_size=2&page_token=${groups.body.nextPageToken}`, { token: DEV_TOKEN });
+    for (const g of groups.body.groups) await call(proxy.url, 'GET', `/iam/v2beta1/groups/${g.uid}`, { token: DEV_TOKEN });
+    const tags = await call(proxy.url, 'GET', '/registry/v2beta1/tags', { token: DEV_TOKEN });
+    for (const t of tags.body.tags.slice(0, 3)) await call(proxy.url, 'GET', `/registry/v2beta1/tags/${t.uid}`, { token: DEV_TOKEN });
+    // writes are not recorded
+    await call(proxy.url, 'POST', `/iam/v2beta1/groups/${emu.demoOrg}`, { token: DEV_TOKEN, body: { name: 'not-recorded' } });
+  });
+  afterAll(() => proxy.close());
+
+  it('records each v2 read served as one JSON line, never a token, a header or a body', async () => {
+    const deadline = Date.now() + 5000;
+    let lines: string[] = [];
+    while (Date.now() < deadline) {
+      lines = readFileSync(recording, 'utf8').trim().split('\n');
+      if (lines.length >= 8) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(lines).toHaveLength(8);
+    for (const line of lines) {
+      const entry = JSON.parse(line);
+      expect(Object.keys(entry)).toEqual(['time', 'method', 'url', 'status', 'requestId']);
+      expect(entry).toMatchObject({ method: 'GET', status: 200, time: expect.stringMatching(/Z$/) });
+    }
+    expect(readFileSync(recording, 'utf8')).not.toContain(DEV_TOKEN);
+    expect(readFileSync(recording, 'utf8')).not.toContain('not-recorded');
+    writeFileSync(frozen, readFileSync(recording));
+  });
+
+  it('exits 0 when the differences stay within --fail-over, writing the report and the JSON', async () => {
+    const tagsOnly = join(dir, 'tags.jsonl');
+    writeFileSync(
+      tagsOnly,
+      readFileSync(frozen, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('/registry/'))
+        .join('\n'),
+    );
+    const html = join(dir, 'tags.html');
+    const json = join(dir, 'tags.json');
+    const run = await diffCli(['--requests', tagsOnly, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--report', html, '--json', json, '--noise', '100']);
+    expect(run.stderr).toMatch(/^replaying 4 reads against A http:\/\/127\.0\.0\.1:\d+ and B http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(run.stderr).toMatch(/4\/4\n$/);
+    expect(run.stdout).toMatch(/^resource\s+operation\s+compared\s+matched\s+differed\s+errors\s+skipped\s+reported fields\n/);
+    expect(run.stdout).toMatch(/^tags\s+get\s+3\s+3\s+0\s+0\s+0$/m);
+    expect(run.stdout).toContain('0 of 4 compared reads (0.00 %) show a reported difference; fail-over 0 %');
+    expect(run.code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-route="tags get"/);
+    expect(JSON.parse(readFileSync(json, 'utf8')).routes.map((r: { resource: string; operation: string }) => `${r.resource} ${r.operation}`).sort()).toEqual([
+      'tags get',
+      'tags list',
+    ]);
+  });
+
+  it('exits 1 when the share of reads with a reported difference passes --fail-over, and 0 once the threshold allows it', async () => {
+    await call(emu.url, 'POST', '/__emulator/faults', { token: DEV_TOKEN, body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] } });
+    try {
+      const json = join(dir, 'all.json');
+      const strict = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--json', json]);
+      expect(strict.code).toBe(1);
+      // the continued page is skipped; groups differ (planted description, synthesized times), tags match
+      expect(strict.stdout).toMatch(/^groups\s+list\s+1\s+0\s+1\s+0\s+1\s+.*groups\[\]\.description/m);
+      expect(strict.stdout).toContain('3 of 7 compared reads (42.86 %) show a reported difference; fail-over 0 %');
+      const report = JSON.parse(readFileSync(json, 'utf8'));
+      const get = report.routes.find((r: { resource: string; operation: string }) => r.resource === 'groups' && r.operation === 'get');
+      expect(get.fields.find((f: { path: string }) => f.path === 'description')).toMatchObject({ kind: 'value', differences: 2, reported: true });
+      const lenient = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--fail-over', '50']);
+      expect(lenient.code).toBe(0);
+    } finally {
+      await call(emu.url, 'DELETE', '/__emulator/faults', { token: DEV_TOKEN });
+    }
+  });
+
+  it('exits 2 on bad usage', async () => {
+    for (const args of [
+      [],
+      ['--requests', recording, '--a', proxy.url, '--b', 'not-a-url', '--token', 't'],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--fail-over', '120'],
+      ['--requests', join(dir, 'missing.jsonl'), '--a', proxy.url, '--b', proxy.url, '--token', 't'],
+      ['--colour', 'red'],
+    ]) {
+      const run = await diffCli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(/^v2proxy diff: /);
+    }
+  });
+});
