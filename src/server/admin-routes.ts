@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
@@ -13,11 +13,25 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** `/admin/*` opens only with `Authorization: Bearer <ADMIN_TOKEN>`; no v2 client token ever does. */
-function requireAdmin(req: FastifyRequest, adminToken: string): void {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+/** The admin token of a request: `Bearer <token>`, or Basic with the token as password (what a browser's login prompt sends). */
+function adminTokenOf(authorization: string | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (bearer !== undefined) return bearer;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,2048})\s*$/i.exec(authorization ?? '')?.[1];
+  if (basic === undefined) return undefined;
+  const decoded = Buffer.from(basic, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
+
+/** `/admin/*` opens only with the admin token; no v2 client token ever does. */
+function requireAdmin(req: FastifyRequest, reply: FastifyReply, adminToken: string): void {
+  const token = adminTokenOf(req.headers.authorization);
+  if (token !== undefined && sameSecret(token, adminToken)) return;
+  // a browser shows its login prompt for this; the password is the admin token
+  void reply.header('www-authenticate', 'Basic realm="v2proxy admin", charset="UTF-8"');
   if (token === undefined) throw new ApiError(GrpcCode.UNAUTHENTICATED, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
-  if (!sameSecret(token, adminToken)) throw new ApiError(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid');
+  throw new ApiError(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid');
 }
 
 /** The rollout admin API and the Prometheus metrics. */
@@ -27,7 +41,7 @@ export function registerAdminRoutes(
 ): void {
   const { rollout } = opts;
   app.register(async (admin) => {
-    admin.addHook('onRequest', async (req) => requireAdmin(req, opts.adminToken));
+    admin.addHook('onRequest', async (req, reply) => requireAdmin(req, reply, opts.adminToken));
     admin.get('/admin/rollout', async () => rollout.status());
     admin.post('/admin/rollout/kill', async () => {
       rollout.setKillSwitch(true);

@@ -138,6 +138,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const shadow = native
     ? new ShadowRunner({
         maxInflight: settings.shadowMaxInflight,
+        startDelayMs: 2,
         book: diffs,
         outcome: (resource, operation, outcome) => metrics.shadow.inc({ resource, operation, outcome }),
       })

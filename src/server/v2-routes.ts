@@ -18,6 +18,7 @@ import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import type { RecordFile } from '../shadow/record-file.js';
+import { QuietGate } from '../shadow/quiet-gate.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
 import { toApiError } from './to-api-error.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
@@ -60,6 +61,9 @@ interface PendingShadow {
 }
 
 const shadows = new WeakMap<FastifyRequest, PendingShadow>();
+
+/** how long shadow work waits for a moment without client requests before it runs anyway */
+const QUIET_WAIT_MS = 5;
 
 /** An answer body as JSON (what the client got), or the text when it is not JSON. */
 function bodyOf(payload: unknown): unknown {
@@ -134,7 +138,11 @@ function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2'
 /** The whole v2 surface: one catch-all per v2 prefix, dispatched through the compiled route table. */
 export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1Client, services: AppServices, routing: NativeRouting): void {
   const random = routing.random ?? Math.random;
+  const gate = new QuietGate();
+  const inFlight = new WeakSet<FastifyRequest>();
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    gate.enter();
+    inFlight.add(req);
     reply.header(BACKEND_HEADER, 'translate');
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
@@ -210,8 +218,10 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
         contentType: undefined,
         body: undefined,
       });
+      await gate.wait(QUIET_WAIT_MS);
       return { status: answer.status, body: bodyOf(answer.body) };
     }
+    await gate.wait(QUIET_WAIT_MS);
     const route = table.match(req.url);
     try {
       if (!route) throw noRoute(req);
@@ -229,6 +239,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
+    if (inFlight.delete(req)) gate.leave();
     const s = served.get(req);
     if (s && routing.record && (s.operation === 'list' || s.operation === 'get')) {
       routing.record.record({ time: new Date(services.now()).toISOString(), method: req.method, url: req.url, status: reply.statusCode, requestId: req.id });
@@ -241,7 +252,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       resource: s.resource,
       operation: s.operation,
       served: s.backend,
-      primary: { status: reply.statusCode, body: bodyOf(pending.payload) },
+      primary: () => ({ status: reply.statusCode, body: bodyOf(pending.payload) }),
       requestId: req.id,
       url: req.url,
       ignore: config.ignore,

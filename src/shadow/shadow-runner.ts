@@ -9,7 +9,8 @@ export interface ShadowJob {
   operation: string;
   /** the side that served the client, and what it answered */
   served: Side;
-  primary: ComparedAnswer;
+  /** what the serving side answered (read when the comparison runs) */
+  primary: () => ComparedAnswer;
   requestId: string;
   url: string;
   ignore: readonly string[];
@@ -36,6 +37,8 @@ export class ShadowRunner {
       maxInflight: number;
       book: DiffBook;
       outcome: (resource: string, operation: string, outcome: ShadowOutcome) => void;
+      /** wait this long after the client's answer before starting (default 0) */
+      startDelayMs?: number;
     },
   ) {}
 
@@ -65,6 +68,8 @@ export class ShadowRunner {
 
   private async run(job: ShadowJob): Promise<void> {
     const { book } = this.opts;
+    // let the client take its answer first: on a small machine the shadow's work would compete with it
+    if (this.opts.startDelayMs) await new Promise((resolve) => setTimeout(resolve, this.opts.startDelayMs));
     const other: Side = job.served === 'native' ? 'translate' : 'native';
     let secondary: ComparedAnswer;
     let again: ComparedAnswer | undefined;
@@ -75,8 +80,9 @@ export class ShadowRunner {
       this.opts.outcome(job.resource, job.operation, 'error');
       return;
     }
-    if (again) book.noise(job.resource, job.operation, compareAnswers(job.primary, again, job.ignore));
-    const diffs = compareAnswers(job.primary, secondary, job.ignore);
+    const primary = job.primary();
+    if (again) book.noise(job.resource, job.operation, compareAnswers(primary, again, job.ignore));
+    const diffs = compareAnswers(primary, secondary, job.ignore);
     const reported = book.compared(job.resource, job.operation, job.thresholds, { requestId: job.requestId, url: job.url }, diffs);
     this.opts.outcome(job.resource, job.operation, reported ? 'differ' : 'match');
     job.compared?.(reported);

@@ -76,7 +76,22 @@ describe('record, then replay through `v2proxy diff`', () => {
     );
     const html = join(dir, 'tags.html');
     const json = join(dir, 'tags.json');
-    const run = await diffCli(['--requests', tagsOnly, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--report', html, '--json', json, '--noise', '100']);
+    const run = await diffCli([
+      '--requests',
+      tagsOnly,
+      '--a',
+      proxy.url,
+      '--b',
+      emu.v2Url as string,
+      '--token',
+      DEV_TOKEN,
+      '--report',
+      html,
+      '--json',
+      json,
+      '--noise',
+      '100',
+    ]);
     expect(run.stderr).toMatch(/^replaying 4 reads against A http:\/\/127\.0\.0\.1:\d+ and B http:\/\/127\.0\.0\.1:\d+\n/);
     expect(run.stderr).toMatch(/4\/4\n$/);
     expect(run.stdout).toMatch(/^resource\s+operation\s+compared\s+matched\s+differed\s+errors\s+skipped\s+reported fields\n/);
@@ -84,14 +99,18 @@ describe('record, then replay through `v2proxy diff`', () => {
     expect(run.stdout).toContain('0 of 4 compared reads (0.00 %) show a reported difference; fail-over 0 %');
     expect(run.code).toBe(0);
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-route="tags get"/);
-    expect(JSON.parse(readFileSync(json, 'utf8')).routes.map((r: { resource: string; operation: string }) => `${r.resource} ${r.operation}`).sort()).toEqual([
-      'tags get',
-      'tags list',
-    ]);
+    expect(
+      JSON.parse(readFileSync(json, 'utf8'))
+        .routes.map((r: { resource: string; operation: string }) => `${r.resource} ${r.operation}`)
+        .sort(),
+    ).toEqual(['tags get', 'tags list']);
   });
 
   it('exits 1 when the share of reads with a reported difference passes --fail-over, and 0 once the threshold allows it', async () => {
-    await call(emu.url, 'POST', '/__emulator/faults', { token: DEV_TOKEN, body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] } });
+    await call(emu.url, 'POST', '/__emulator/faults', {
+      token: DEV_TOKEN,
+      body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] },
+    });
     try {
       const json = join(dir, 'all.json');
       const strict = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--json', json]);

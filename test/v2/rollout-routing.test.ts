@@ -277,6 +277,11 @@ describe('gradual rollout: routing v2 requests between translation and a native 
         expect(res.headers['x-request-id']).toBeTruthy();
       }
     }
+    const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    const denied = await app.inject({ method: 'GET', url: '/admin/rollout', headers: { authorization: basic('admin', 'wrong-token-0123456789') } });
+    expect(denied.statusCode).toBe(401);
+    expect(denied.headers['www-authenticate']).toBe('Basic realm="v2proxy admin", charset="UTF-8"');
+    expect((await app.inject({ method: 'GET', url: '/admin/rollout', headers: { authorization: basic('anyone', ADMIN) } })).statusCode).toBe(200);
     expect((await admin('GET', '')).json().killSwitch).toBe(false);
   });
 

@@ -1,0 +1,22 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+/** Starts a TypeScript entry in its own Node process and resolves with the first stdout line matching `until`. */
+export function start(script: string, args: string[], env: Record<string, string>, until: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 30_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const match = until.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, match });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
+  });
+}
