@@ -9,7 +9,7 @@ export function bearerOf(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-function sameSecret(a: string, b: string): boolean {
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

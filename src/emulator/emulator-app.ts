@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Access } from './access.js';
 import { ApiTokens } from './api-tokens.js';
-import { authenticate, bearerOf } from './authenticate.js';
+import { authenticate, bearerOf, sameSecret } from './authenticate.js';
 import { Body } from './body.js';
 import type { Ctx } from './collection.js';
 import { type AnyCollection, COLLECTIONS } from './collections/index.js';
@@ -92,7 +92,7 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     return stats.snapshot();
   });
   table.register(app);
-  const isDev = (authorization: string | undefined) => bearerOf(authorization) === opts.devToken;
+  const isDev = (authorization: string | undefined) => sameSecret(bearerOf(authorization) ?? '', opts.devToken);
   faults.routes(app, isDev);
   const v2app =
     opts.v2 === false

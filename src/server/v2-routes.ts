@@ -76,11 +76,13 @@ function bodyOf(payload: unknown): unknown {
   }
 }
 
+const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };
+
 /** The operation a request asks for, when it is one of the five (custom verbs and odd methods are not). */
 function operationOf(kind: 'collection' | 'item', uid: string, method: string): Operation | undefined {
   if (kind === 'collection') return method === 'GET' ? 'list' : method === 'POST' ? 'create' : undefined;
   if (uid === '') return method === 'POST' ? 'create' : undefined;
-  return ({ GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' } as Record<string, Operation>)[method];
+  return OPERATION_OF[method];
 }
 
 function pageTokenOf(query: unknown): string | undefined {
@@ -90,13 +92,7 @@ function pageTokenOf(query: unknown): string | undefined {
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
-async function serveNative(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  native: NativeV2Client,
-  routing: NativeRouting,
-  route: ReturnType<RolloutController['decide']>['route'],
-) {
+async function serveNative(req: FastifyRequest, reply: FastifyReply, native: NativeV2Client, routing: NativeRouting, route: Decision['route']) {
   let answer: Awaited<ReturnType<NativeV2Client['forward']>>;
   try {
     answer = await native.forward({
@@ -117,8 +113,6 @@ async function serveNative(
   if (answer.contentType) reply.header('content-type', answer.contentType);
   return reply.send(answer.body);
 }
-
-const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };
 
 function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError {
   const op = OPERATION_OF[req.method];
@@ -233,7 +227,14 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     }
   };
 
-  app.addHook('onSend', async (req, _reply, payload) => {
+  // a request the client gave up on never reaches onResponse
+  app.addHook('onRequestAbort', async (req) => {
+    if (inFlight.delete(req)) gate.leave();
+  });
+  const isV2 = (url: string) => table.prefixes.some((p) => url.startsWith(`${p}/`));
+  app.addHook('onSend', async (req, reply, payload) => {
+    // answers made before the v2 handler ran (a body fastify could not parse) were translated too
+    if (!reply.hasHeader(BACKEND_HEADER) && isV2(req.url)) reply.header(BACKEND_HEADER, 'translate');
     const pending = shadows.get(req);
     if (pending) pending.payload = payload;
     return payload;

@@ -28,7 +28,8 @@ interface FieldStat {
   samples: Sample[];
 }
 
-interface RouteStat {
+/** What a route's comparisons add up to. */
+interface RouteCounts {
   resource: string;
   operation: string;
   compared: number;
@@ -36,6 +37,9 @@ interface RouteStat {
   differed: number;
   errors: number;
   skipped: number;
+}
+
+interface RouteStat extends RouteCounts {
   thresholds: Thresholds;
   fields: Map<string, FieldStat>;
 }
@@ -49,14 +53,7 @@ export interface FieldReport {
   samples: Sample[];
 }
 
-export interface RouteReport {
-  resource: string;
-  operation: string;
-  compared: number;
-  matched: number;
-  differed: number;
-  errors: number;
-  skipped: number;
+export interface RouteReport extends RouteCounts {
   fields: FieldReport[];
 }
 

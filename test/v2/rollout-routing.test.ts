@@ -70,6 +70,15 @@ describe('gradual rollout: routing v2 requests between translation and a native 
         const res = await plain.inject({ method: 'GET', url, headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-v2proxy-backend': 'native' } });
         expect(side(res), url).toBe('translate');
       }
+      // even an answer fastify makes before the v2 handler runs (malformed JSON)
+      const malformed = await plain.inject({
+        method: 'POST',
+        url: `/iam/v2beta1/groups/${A}`,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"name":',
+      });
+      expect(malformed.statusCode).toBe(400);
+      expect(side(malformed)).toBe('translate');
     } finally {
       await plain.close();
     }
