@@ -25,7 +25,7 @@ function diffCli(args: string[]): Promise<{ code: number | null; stdout: string;
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('record, then replay through `v2proxy diff`', () => {
+describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'v2proxy-record-'));
   const recording = join(dir, 'reads.jsonl');
   // the replays below read through the same proxy, which records them too: they replay a copy
@@ -129,17 +129,18 @@ describe('record, then replay through `v2proxy diff`', () => {
   });
 
   it('exits 2 on bad usage', async () => {
-    for (const args of [
+    const cases = [
       [],
       ['--requests', recording, '--a', proxy.url, '--b', 'not-a-url', '--token', 't'],
       ['--requests', recording, '--a', proxy.url, '--b', proxy.url],
       ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--fail-over', '120'],
       ['--requests', join(dir, 'missing.jsonl'), '--a', proxy.url, '--b', proxy.url, '--token', 't'],
       ['--colour', 'red'],
-    ]) {
-      const run = await diffCli(args);
-      expect(run.code, args.join(' ')).toBe(2);
+    ];
+    const runs = await Promise.all(cases.map((args) => diffCli(args)));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]?.join(' ')).toBe(2);
       expect(run.stderr).toMatch(/^v2proxy diff: /);
-    }
+    });
   });
 });
