@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     if (command === 'emulator') {
       const emu = await runEmulator(loaded.settings);
-      process.stdout.write(`${emulatorBanner(emu).join('\n')}\n`);
+      process.stdout.write(`${emulatorBanner(emu, loaded.settings.sim.devToken !== undefined).join('\n')}\n`);
       onSignals(() => emu.close());
     } else {
       const proxy = await serve(loaded.settings);

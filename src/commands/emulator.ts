@@ -16,12 +16,14 @@ export function runEmulator(settings: Settings): Promise<RunningEmulator> {
   });
 }
 
-export function emulatorBanner(emu: RunningEmulator): string[] {
+export function emulatorBanner(emu: RunningEmulator, devTokenGiven: boolean): string[] {
+  // a token the operator supplied is never printed
+  const token = devTokenGiven ? '$DEV_TOKEN' : emu.devToken;
   return [
     `v1 emulator listening on ${emu.url}`,
     ...(emu.v2Url ? [`native v2 emulator listening on ${emu.v2Url}`] : []),
     ...(emu.demoOrg ? [`demo organization uid: ${emu.demoOrg}`] : []),
-    `dev token (superuser): ${emu.devToken}`,
-    `try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${emu.url}/iam/v1/groups"`,
+    `dev token (superuser): ${devTokenGiven ? 'the DEV_TOKEN you set' : emu.devToken}`,
+    `try: curl -s -H "Authorization: Bearer ${token}" "${emu.url}/iam/v1/groups"`,
   ];
 }

@@ -65,8 +65,10 @@ export function startBanner(proxy: RunningProxy): string[] {
   lines.push(`v1 emulator listening on ${emu.url}`);
   if (emu.v2Url) lines.push(`native v2 emulator listening on ${emu.v2Url}`);
   if (emu.demoOrg) lines.push(`demo organization uid: ${emu.demoOrg}`);
-  lines.push(`dev token (superuser on the emulator): ${emu.devToken}`);
+  // a token the operator supplied is never printed; a generated one is theirs only through this banner
+  const generated = s.sim.devToken === undefined;
+  lines.push(`dev token (superuser on the emulator): ${generated ? emu.devToken : 'the DEV_TOKEN you set'}`);
   const path = emu.demoOrg ? `/iam/v2beta1/groups/${emu.demoOrg}` : '/iam/v2beta1/groups';
-  lines.push(`try: curl -s -H "Authorization: Bearer ${emu.devToken}" "${proxy.url}${path}"`);
+  lines.push(`try: curl -s -H "Authorization: Bearer ${generated ? emu.devToken : '$DEV_TOKEN'}" "${proxy.url}${path}"`);
   return lines;
 }
