@@ -59,6 +59,8 @@ function toSettings(p: ParsedSettings): Settings {
     v1TimeoutMs: p.V1_TIMEOUT_MS,
     v1MaxResponseBytes: p.V1_MAX_RESPONSE_BYTES,
     bodyLimit: p.BODY_LIMIT,
+    requestTimeoutMs: p.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: p.HEADERS_TIMEOUT_MS,
     pageTokenSecret: p.PAGE_TOKEN_SECRET,
     listCacheTtlMs: p.LIST_CACHE_TTL_MS,
     listCacheMaxBytes: p.LIST_CACHE_MAX_BYTES,

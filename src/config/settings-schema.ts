@@ -39,6 +39,12 @@ export const SettingsSchema = z.object({
   BODY_LIMIT: positiveInt(64 * 1024 * 1024)
     .default(1024 * 1024)
     .describe('largest request body accepted, in bytes'),
+  REQUEST_TIMEOUT_MS: positiveInt(600_000)
+    .default(30_000)
+    .describe('a request (headers and body) must arrive within this time, in milliseconds, or it is answered 408 and closed'),
+  HEADERS_TIMEOUT_MS: positiveInt(600_000)
+    .default(10_000)
+    .describe('the request headers must arrive within this time, in milliseconds (at most REQUEST_TIMEOUT_MS)'),
   V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
     .default(256 * 1024 * 1024)
     .describe('largest v1 answer the proxy reads, in bytes'),
@@ -124,6 +130,8 @@ export interface Settings {
   v1TimeoutMs: number;
   v1MaxResponseBytes: number;
   bodyLimit: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
   pageTokenSecret: string | undefined;
   listCacheTtlMs: number;
   listCacheMaxBytes: number;

@@ -24,6 +24,7 @@ import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
+import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
@@ -56,6 +57,13 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
+    // slow or stalled requests are cut off (Node checks open requests every connectionsCheckingInterval)
+    requestTimeout: settings.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(settings.headersTimeoutMs / 4))),
+    },
+    clientErrorHandler,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // A URL fastify cannot even decode still answers in the one error shape.

@@ -32,6 +32,8 @@ describe('settings', () => {
         recordFile: undefined,
         recordSample: 100,
         bodyLimit: 1_048_576,
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
         logLevel: 'info',
         sim: { host: '127.0.0.1', port: 0, v2: true, v2Port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
       },

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import { renderError } from '../errors/render-error.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+
+/** What Node's HTTP parser refused, as a status and an error in the one shape. */
+function classify(code: string | undefined): { status: number; error: ApiError } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, error: new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the request (headers and body) did not arrive in time') };
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, error: new ApiError(GrpcCode.RESOURCE_EXHAUSTED, 'the request headers are too large') };
+  }
+  if (code === 'HPE_INVALID_METHOD') return { status: 400, error: new ApiError(GrpcCode.INVALID_ARGUMENT, 'malformed request: unknown HTTP method') };
+  return { status: 400, error: new ApiError(GrpcCode.INVALID_ARGUMENT, 'malformed request: the HTTP request could not be parsed') };
+}
+
+/**
+ * Errors of the HTTP parser layer (before any route runs: an unknown method, a bad chunked body, a
+ * NUL in a header, headers over the limit, a request too slow to arrive) answered in the one error
+ * shape, with an `x-request-id`, like every other answer.
+ */
+export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error & { code?: string }, socket: Socket): void {
+  // a reset connection has nobody left to answer
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, error } = classify(err.code);
+  const id = randomUUID();
+  this.log.debug({ err, reqId: id }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(renderError(error, '/').body);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
