@@ -26,6 +26,7 @@ import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
+import { registerJsonBody } from './json-body.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -74,6 +75,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   });
   // v2 bodies are JSON (or the STS form); plain text is refused rather than read as an empty body.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes };

@@ -20,6 +20,14 @@ function upstreamFailure(reply: ErrorReply, failure: { error: Error }): void {
 
 /** v1 paths go to the v1 backend unchanged (method, path, query, body, Authorization) and come back unchanged. */
 export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, timeoutMs: number): Promise<void> {
+  // its own scope: the proxy plugin streams bodies with its own parsers, not the v2 JSON parser
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    await registerPrefixes(scope, v1, timeoutMs);
+  });
+}
+
+async function registerPrefixes(app: FastifyInstance, v1: V1Origin, timeoutMs: number): Promise<void> {
   for (const prefix of V1_PREFIXES) {
     await app.register(proxy, {
       upstream: v1.origin,
