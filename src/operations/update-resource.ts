@@ -8,7 +8,7 @@ import { normalizeKeys, validateInput } from '../translate/validate-input.js';
 import { parseFieldMask } from '../update/field-mask.js';
 import { mergeMasked } from '../update/merge-masked.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
-import { translateWritten } from './resource-times.js';
+import { translateWithTimes, translateWritten } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
 
 /**
@@ -33,6 +33,14 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     const current = await findV1(ctx, uid);
     if (!current) throw notFound(ctx, uid);
     const record = mergeMasked(current, fields, ctx.resource);
+    // a PATCH that changes nothing writes nothing (and so moves no updateTime)
+    if (JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
+      const [same] = await hydrateItems(
+        ctx,
+        translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)),
+      );
+      return same as Json;
+    }
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
     const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));

@@ -3,6 +3,7 @@ import { GrpcCode } from '../errors/grpc-codes.js';
 import { type Json, isObject } from '../json/json-path.js';
 import type { QueryValues, V1Answer, V1Request } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
+import { inV2Words } from '../translate/v1-vocabulary.js';
 import type { OperationContext } from './operation-context.js';
 
 /** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
@@ -12,7 +13,10 @@ export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'author
 
 async function answerOf(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<V1Answer> {
   const answer = await ctx.v1.call({ ...req, authorization: ctx.authorization, requestId: ctx.requestId });
-  if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
+  if (answer.status < 200 || answer.status > 299) {
+    const err = v1ErrorToApiError(answer.status, answer.body);
+    throw new ApiError(err.code, inV2Words(err.detail, ctx.resources.values()), err.details);
+  }
   return answer;
 }
 

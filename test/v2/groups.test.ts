@@ -138,10 +138,17 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     expect(noToken.body).toEqual(aipError(16, 'Unauthenticated: missing bearer token', 'UNAUTHENTICATED'));
     const denied = await v2('POST', `/iam/v2beta1/groups/${A}`, { body: { name: 'x' }, token: TOKENS.bob });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual(aipError(7, /^Permission denied: permission denied: groups\.create/, 'PERMISSION_DENIED'));
+    // one prefix, not v1's repeated under it
+    expect(denied.body).toEqual(aipError(7, /^Permission denied: CAP_IAM_GROUPS_CREATE on /, 'PERMISSION_DENIED'));
     const missingParent = await v2('POST', `/iam/v2beta1/groups/${childUid(B, 'nope')}`, { body: { name: 'x' } });
     expect(missingParent.status).toBe(404);
     expect(missingParent.body).toEqual(aipError(5, /^Not found: group ".*" not found$/, 'NOT_FOUND'));
+    // v1 collection names leave in v2 words
+    const absent = childUid(B, 'no-binding');
+    const binding = await v2('DELETE', `/iam/v2beta1/roleBindings/${absent}`);
+    expect(binding.body).toEqual(aipError(5, `Not found: roleBindings "${absent}" not found`, 'NOT_FOUND', 'iam.chainguard.dev'));
+    const association = await v2('DELETE', `/iam/v2beta1/accountAssociations/${absent}`);
+    expect(association.body.message).toBe(`Not found: accountAssociations "${absent}" not found`);
   });
 
   it('PATCH changes only the fields present, and keeps the rest', async () => {

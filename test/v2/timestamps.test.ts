@@ -79,6 +79,23 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
     });
   });
 
+  it('a PATCH that changes nothing writes nothing to v1 and moves no updateTime', async () => {
+    clock = T0 + 2_000_000;
+    const created = await v2('POST', `/iam/v2beta1/groups/${B}`, { name: 'still', description: 'same' });
+    clock += 5_000;
+    await call(h.url, 'POST', '/__emulator/stats/reset');
+    for (const body of [{ description: 'same' }, { name: 'still', description: 'same' }, {}]) {
+      const res = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, body);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(created.body);
+    }
+    const stats = (await call(h.url, 'GET', '/__emulator/stats')).body as { requests: Record<string, number> };
+    expect(Object.keys(stats.requests).filter((k) => k.startsWith('PUT '))).toEqual([]);
+    // a real change still writes, and moves updateTime
+    const changed = await v2('PATCH', `/iam/v2beta1/groups/${created.body.uid}`, { description: 'different' });
+    expect(changed.body).toMatchObject({ description: 'different', createTime: iso(T0 + 2_000_000), updateTime: iso(T0 + 2_005_000) });
+  });
+
   it('repos keep their own createTime; updateTime starts there', async () => {
     const repo = await v2('GET', `/registry/v2beta1/repos/${REPO_A}`);
     expect(repo.body).toMatchObject({ createTime: '2025-10-01T00:00:00.000Z', updateTime: '2025-10-01T00:00:00.000Z' });
