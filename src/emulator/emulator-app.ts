@@ -128,6 +128,8 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
   const create = async (req: { headers: { authorization?: string | undefined }; body: unknown; query: unknown; params: unknown }) => {
     const ctx = await caller(req.headers.authorization);
     const parent = def.createParent === 'path' ? ((req.params as { '*'?: string })['*'] ?? '') : '';
+    // permission before existence: a caller who may not create under a uid learns nothing of it
+    if (parent !== '') ctx.access.require(`${cap}.create`, parent);
     const record = def.create(Body.of(req.body ?? {}).json, parent, ctx, new Query(req.query as Record<string, string>));
     if (def.authorizeCreate) def.authorizeCreate(record, ctx);
     else ctx.access.require(`${cap}.create`, def.keyOf(record));
@@ -145,8 +147,8 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
     table.on('PUT', `${def.path}/*`, async (req) => {
       const ctx = await caller(req.headers.authorization);
       const key = (req.params as { '*': string })['*'];
-      const current = existing(key);
       ctx.access.require(`${cap}.update`, key);
+      const current = existing(key);
       const record = replace(Body.of(req.body ?? {}).json, current, ctx);
       map.set(key, record);
       stampUpdated(store, def.name, key, ctx.now);
@@ -157,8 +159,8 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
   table.on('DELETE', `${def.path}/*`, async (req) => {
     const ctx = await caller(req.headers.authorization);
     const key = (req.params as { '*': string })['*'];
-    const current = existing(key);
     ctx.access.require(`${cap}.delete`, key);
+    const current = existing(key);
     def.beforeDelete?.(current, ctx);
     map.delete(key);
     forgetTimes(store, def.name, key);

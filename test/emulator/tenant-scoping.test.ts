@@ -44,6 +44,35 @@ describe('emulator: authentication and scoping between two tenants', () => {
     expect((await h.call('POST', `/iam/v1/groups/${B}`, { token: TOKENS.bob, body: { name: 'x' } })).status).toBe(403);
   });
 
+  it('checks permission before existence: another tenant cannot tell a uid that exists from one that does not', async () => {
+    const absentGroup = childUid(A, 'never-made');
+    const absentRepo = childUid(A, 'no-repo');
+    for (const [method, existing, absent] of [
+      ['DELETE', `/iam/v1/groups/${A_TEAM}`, `/iam/v1/groups/${absentGroup}`],
+      ['DELETE', `/registry/v1/repos/${REPO_A}`, `/registry/v1/repos/${absentRepo}`],
+      ['PUT', `/iam/v1/groups/${A_TEAM}`, `/iam/v1/groups/${absentGroup}`],
+      ['POST', `/iam/v1/groups/${A_TEAM}`, `/iam/v1/groups/${absentGroup}`],
+      ['POST', `/iam/v1/identities/${A_TEAM}`, `/iam/v1/identities/${absentGroup}`],
+    ] as const) {
+      const body = method === 'DELETE' ? undefined : { name: 'x', claimMatch: { issuer: 'i', subject: 's' } };
+      const a = await h.call(method, existing, { token: TOKENS.bob, ...(body ? { body } : {}) });
+      const b = await h.call(method, absent, { token: TOKENS.bob, ...(body ? { body } : {}) });
+      expect([a.status, b.status], `${method} ${existing}`).toEqual([403, 403]);
+      expect(a.body.code).toBe(b.body.code);
+    }
+  });
+
+  it('a binding may only name an identity the caller can see', async () => {
+    // bob (viewer of B) cannot bind; the dev superuser can; alice (owner of A) cannot bind B's identity
+    const foreign = await h.call('POST', `/iam/v1/rolebindings/${A}`, { token: TOKENS.alice, body: { identity: BOB, role: childUid(A, 'role-publisher') } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toEqual(v1Error(3, `identity "${BOB}" not found`));
+    const own = await h.call('POST', `/iam/v1/rolebindings/${A}`, { token: TOKENS.alice, body: { identity: CAROL, role: childUid(A, 'role-publisher') } });
+    expect(own.status).toBe(200);
+    // the binding list never shows another tenant's issuer and subject
+    expect((await h.call('GET', '/iam/v1/rolebindings', { token: TOKENS.alice })).body.items.some((b: { identity: string }) => b.identity === BOB)).toBe(false);
+  });
+
   it('the owner of a tenant may write anywhere below it', async () => {
     const res = await h.call('POST', `/iam/v1/groups/${A_TEAM}`, { token: TOKENS.alice, body: { name: 'by-alice' } });
     expect(res.status).toBe(200);

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../timestamp.js';
 import { newChildUid, parentOf } from '../../uidp/uidp.js';
 import { BUILT_IN_ROLES } from '../capabilities.js';
 import { groups } from './groups.js';
+import { identities } from './identities.js';
 import { roles } from './roles.js';
 
 function fields(body: Body, group: string, ctx: Ctx) {
@@ -13,7 +14,9 @@ function fields(body: Body, group: string, ctx: Ctx) {
   const role = body.string('role');
   if (identity === '') throw invalid('identity is required');
   if (role === '') throw invalid('role is required');
-  if (!ctx.store.identities.has(identity)) throw invalid(`identity "${identity}" not found`);
+  // a binding may only name an identity the caller can see (another tenant's is "not found")
+  const bound = ctx.store.identities.get(identity);
+  if (!bound || !(identities.visible ? identities.visible(bound, ctx) : true)) throw invalid(`identity "${identity}" not found`);
   requireRoleUsableIn(ctx, role, group);
   return { identity, role };
 }
