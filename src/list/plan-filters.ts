@@ -12,6 +12,8 @@ export type Predicate = (item: Json) => boolean;
 /** A list query split by where each filter runs: passed to v1, or applied by the proxy afterwards. */
 export interface FilterPlan {
   v1Query: QueryValues;
+  /** a second v1 query for the root-level records that belong to every group's list, when the scope asks for them */
+  rootQuery?: QueryValues;
   predicates: Predicate[];
   /** the filters in a canonical form, for binding page tokens and keying snapshots */
   signature: string;
@@ -82,5 +84,10 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
     plan.v1Query[filter.v1 ?? filter.param] = filter.repeated ? converted : converted[0];
   }
   plan.signature = JSON.stringify(used.sort(([a], [b]) => (a < b ? -1 : 1)));
+  const scoped = mapping.list.rootShared.filter((param) => plan.v1Query[param] !== undefined);
+  if (scoped.length > 0 && plan.v1Query['uidp.ids'] === undefined) {
+    const rest = Object.fromEntries(Object.entries(plan.v1Query).filter(([k]) => !k.startsWith('uidp.')));
+    plan.rootQuery = { ...rest, 'uidp.in_root': 'true' };
+  }
   return plan;
 }

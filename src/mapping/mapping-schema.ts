@@ -94,6 +94,11 @@ export const MappingSchema = z.strictObject({
     /** other names clients may sort by (account associations: `group` is the uid) */
     aliases: z.record(z.string(), z.string()).default({}),
     filters: z.array(filterSchema).default([]),
+    /**
+     * scope filters under which root-level records (managed roles) belong to every group's list:
+     * when one is given, the root records matching the other v1 filters are fetched too
+     */
+    rootShared: z.array(z.string()).default([]),
   }),
   /** groups of v2 paths of which a record holds at most one (proto oneofs): a PATCH setting one clears the others */
   oneofs: z.array(z.array(fieldName).min(2)).default([]),

@@ -8,7 +8,7 @@ import { toV2 } from '../translate/v1-to-v2.js';
 import { parseOrderBy } from '../mapping/order-by.js';
 import { parsePageParams } from '../list/page-params.js';
 import { PageTokenCodec } from '../list/page-token.js';
-import { planFilters } from '../list/plan-filters.js';
+import { type FilterPlan, planFilters } from '../list/plan-filters.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { Snapshot } from '../list/snapshot-cache.js';
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
@@ -18,6 +18,15 @@ import { v1KeyFn } from '../list/v1-sort-keys.js';
 function translatePage(ctx: OperationContext, records: Json[]): Json[] {
   const { rules, capabilities } = ctx.resource;
   return translateWithTimes(ctx, records, (record) => toV2(record, rules, capabilities));
+}
+
+/** The v1 collection for a plan, with the root-level records every group shares when the plan asks for them. */
+async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<{ items: Json[]; bytes: number }> {
+  if (!plan.rootQuery) return fetchV1Collection(ctx, plan.v1Query);
+  const [scoped, root] = await Promise.all([fetchV1Collection(ctx, plan.v1Query), fetchV1Collection(ctx, plan.rootQuery)]);
+  const key = ctx.resource.mapping.v1.key;
+  const seen = new Set(scoped.items.map((r) => r[key]));
+  return { items: [...scoped.items, ...root.items.filter((r) => !seen.has(r[key]))], bytes: scoped.bytes + root.bytes };
 }
 
 const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
@@ -53,7 +62,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   }
 
   const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot<OperationContext>> => {
-    const fetched = await fetchV1Collection(ctx, plan.v1Query);
+    const fetched = await fetchWithRoot(ctx, plan);
     const bytes = fetched.bytes * 2;
     // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they
     // came and only the items a page serves are translated: far less to allocate and promote.
