@@ -102,6 +102,11 @@ export const MappingSchema = z.strictObject({
   }),
   /** groups of v2 paths of which a record holds at most one (proto oneofs): a PATCH setting one clears the others */
   oneofs: z.array(z.array(fieldName).min(2)).default([]),
+  /**
+   * groups of v2 paths of which a created record must hold exactly one; a dotted group applies when
+   * its parent object is given (a claim match needs `issuer` or `issuerPattern`)
+   */
+  requiredOneOf: z.array(z.array(fieldName).min(2)).default([]),
   /** objects of an item completed from another resource, looked up in one batched v1 call per page */
   hydrate: z
     .array(

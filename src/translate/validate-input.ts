@@ -2,7 +2,7 @@ import type { FieldViolation } from '../errors/api-error.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
-import { type Json, camelCase, isObject } from '../json/json-path.js';
+import { type Json, camelCase, getPath, isObject } from '../json/json-path.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import { isTimestamp } from './timestamp.js';
 
@@ -60,7 +60,24 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
       }
     }
   }
+  violations.push(...oneOfViolations(body, resource.mapping.requiredOneOf));
   return violations;
+}
+
+/** Exactly one member of each required group (a dotted group only when its parent object is there). */
+function oneOfViolations(body: Json, groups: readonly (readonly string[])[]): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const group of groups) {
+    const parent = group[0]?.includes('.') ? group[0].slice(0, group[0].lastIndexOf('.')) : '';
+    const holder = parent === '' ? body : getPath(body, parent.split('.'));
+    if (parent !== '' && !isObject(holder)) continue;
+    const present = group.filter((path) => !isEmpty(getPath(body, path.split('.'))));
+    if (present.length === 1) continue;
+    const names = group.join(', ');
+    if (present.length === 0) out.push({ field: group[0] as string, description: `exactly one of ${names} is required` });
+    else for (const field of present) out.push({ field, description: `only one of ${names} may be set` });
+  }
+  return out;
 }
 
 /** A request body as a JSON object (absent is empty), or undefined when it is something else. */
