@@ -10,10 +10,6 @@ export function toApiError(err: unknown): ApiError {
       return new ApiError(GrpcCode.RESOURCE_EXHAUSTED, 'request body is larger than the configured limit');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(GrpcCode.INVALID_ARGUMENT, 'unsupported Content-Type: send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(GrpcCode.INVALID_ARGUMENT, 'request body is empty but Content-Type is application/json');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(GrpcCode.INVALID_ARGUMENT, `request body is not valid JSON: ${e.message ?? ''}`);
     default:
       break;
   }
