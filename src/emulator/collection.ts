@@ -1,6 +1,7 @@
 import type { Access } from './access.js';
 import { invalid, notFound } from './grpc-status.js';
 import type { Query } from './query.js';
+import { forgetTimes, stampCreated, stampUpdated } from './record-times.js';
 import type { CollectionName, Json, Store } from './store.js';
 import { isAncestor, isSelfOrAncestor, parentOf } from '../uidp/uidp.js';
 
@@ -24,6 +25,8 @@ export interface CollectionDef<R> {
   capability: string;
   /** where the parent of a new record comes from: the path (`/base/{parent=**}`) or the body */
   createParent: 'path' | 'body';
+  /** records may also be created at the root, with no parent (organizations) */
+  rootCreate?: boolean;
   keyOf(record: R): string;
   /** builds a new record from a create body (validating it); `parent` is the path parent or '' */
   create(body: Json, parent: string, ctx: Ctx, query: Query): R;
@@ -48,6 +51,35 @@ export interface CollectionDef<R> {
   seedBody?(record: Json, ctx: Ctx): Json;
   /** runs after a create is stored (e.g. the creator of a root group becomes its owner) */
   afterCreate?(record: R, ctx: Ctx): void;
+}
+
+/** Whether a caller may see a record: the collection's own rule, or `<cap>.list` on its key. */
+export function isVisible<R>(def: CollectionDef<R>, record: R, ctx: Ctx): boolean {
+  return def.visible ? def.visible(record, ctx) : ctx.access.can(`${def.capability}.list`, def.keyOf(record));
+}
+
+/** Stores a new record (after its create rule allowed it), with its times and what goes with it. */
+export function insertRecord<R>(def: CollectionDef<R>, record: R, ctx: Ctx): void {
+  if (def.authorizeCreate) def.authorizeCreate(record, ctx);
+  else ctx.access.require(`${def.capability}.create`, def.keyOf(record));
+  const key = def.keyOf(record);
+  (ctx.store[def.name] as Map<string, unknown>).set(key, record);
+  stampCreated(ctx.store, def.name, key, ctx.now);
+  def.afterCreate?.(record, ctx);
+}
+
+/** Stores the replacement of a record; its update time moves. */
+export function replaceRecord<R>(def: CollectionDef<R>, key: string, record: R, ctx: Ctx): void {
+  (ctx.store[def.name] as Map<string, unknown>).set(key, record);
+  stampUpdated(ctx.store, def.name, key, ctx.now);
+}
+
+/** Removes a record once its delete rule allowed it, with its times and what goes with it. */
+export function removeRecord<R>(def: CollectionDef<R>, key: string, current: R, ctx: Ctx): void {
+  def.beforeDelete?.(current, ctx);
+  (ctx.store[def.name] as Map<string, unknown>).delete(key);
+  forgetTimes(ctx.store, def.name, key);
+  def.afterDelete?.(current, ctx);
 }
 
 /** The v1 `UIDPFilter` of §2.1, applied to one uid. */

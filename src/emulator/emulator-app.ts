@@ -3,7 +3,7 @@ import { Access } from './access.js';
 import { ApiTokens } from './api-tokens.js';
 import { authenticate, bearerOf, sameSecret } from './authenticate.js';
 import { Body } from './body.js';
-import type { Ctx } from './collection.js';
+import { type Ctx, insertRecord, isVisible, removeRecord, replaceRecord } from './collection.js';
 import { type AnyCollection, COLLECTIONS } from './collections/index.js';
 import { FaultRules } from './fault-rules.js';
 import { GrpcCode, V1Error, httpStatusOf, invalid, notFound } from './grpc-status.js';
@@ -11,7 +11,6 @@ import { MethodTable } from './method-table.js';
 import { buildNativeV2App } from './native/native-app.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { Query } from './query.js';
-import { forgetTimes, stampCreated, stampUpdated } from './record-times.js';
 import { RequestStats } from './request-stats.js';
 import { exchange } from './sts-exchange.js';
 import type { Store } from './store.js';
@@ -111,7 +110,6 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
 function addCollection(table: MethodTable, def: AnyCollection, store: Store, caller: (authorization: string | undefined) => Promise<Ctx>): void {
   const map = store[def.name] as Map<string, unknown>;
   const cap = def.capability;
-  const visible = (r: unknown, ctx: Ctx) => (def.visible ? def.visible(r, ctx) : ctx.access.can(`${cap}.list`, def.keyOf(r)));
   const existing = (key: string) => {
     const record = map.get(key);
     if (record === undefined) throw notFound(`${def.name} "${key}" not found`);
@@ -121,7 +119,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
   table.on('GET', def.path, async (req) => {
     const ctx = await caller(req.headers.authorization);
     const q = new Query(req.query as Record<string, string | string[]>);
-    const items = [...map.values()].filter((r) => visible(r, ctx) && def.matches(r, q, ctx));
+    const items = [...map.values()].filter((r) => isVisible(def, r, ctx) && def.matches(r, q, ctx));
     return def.listEnvelope ? def.listEnvelope(items, q, ctx) : { items: items.map((r) => def.renderList(r, ctx)) };
   });
 
@@ -131,15 +129,11 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
     // permission before existence: a caller who may not create under a uid learns nothing of it
     if (parent !== '') ctx.access.require(`${cap}.create`, parent);
     const record = def.create(Body.of(req.body ?? {}).json, parent, ctx, new Query(req.query as Record<string, string>));
-    if (def.authorizeCreate) def.authorizeCreate(record, ctx);
-    else ctx.access.require(`${cap}.create`, def.keyOf(record));
-    map.set(def.keyOf(record), record);
-    stampCreated(store, def.name, def.keyOf(record), ctx.now);
-    def.afterCreate?.(record, ctx);
+    insertRecord(def, record, ctx);
     return def.renderWrite(record, ctx);
   };
   // Root groups are created with an empty parent; advisories name their parent in the body.
-  if (def.createParent === 'body' || def.name === 'groups') table.on('POST', def.path, create);
+  if (def.createParent === 'body' || def.rootCreate) table.on('POST', def.path, create);
   if (def.createParent === 'path') table.on('POST', `${def.path}/*`, create);
 
   const { replace } = def;
@@ -150,8 +144,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
       ctx.access.require(`${cap}.update`, key);
       const current = existing(key);
       const record = replace(Body.of(req.body ?? {}).json, current, ctx);
-      map.set(key, record);
-      stampUpdated(store, def.name, key, ctx.now);
+      replaceRecord(def, key, record, ctx);
       return def.renderWrite(record, ctx);
     });
   }
@@ -160,11 +153,7 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
     const ctx = await caller(req.headers.authorization);
     const key = (req.params as { '*': string })['*'];
     ctx.access.require(`${cap}.delete`, key);
-    const current = existing(key);
-    def.beforeDelete?.(current, ctx);
-    map.delete(key);
-    forgetTimes(store, def.name, key);
-    def.afterDelete?.(current, ctx);
+    removeRecord(def, key, existing(key), ctx);
     return {};
   });
 }

@@ -35,6 +35,7 @@ export const groups: CollectionDef<GroupRecord> = {
   path: '/iam/v1/groups',
   capability: 'groups',
   createParent: 'path',
+  rootCreate: true,
   keyOf: (g) => g.id,
   create(json, parent, ctx) {
     if (parent !== '') {

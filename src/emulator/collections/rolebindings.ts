@@ -1,5 +1,5 @@
 import { Body } from '../body.js';
-import { type CollectionDef, type Ctx, matchesExact, matchesUidp, requireGroup, requireRoleUsableIn } from '../collection.js';
+import { type CollectionDef, type Ctx, isVisible, matchesExact, matchesUidp, requireGroup, requireRoleUsableIn } from '../collection.js';
 import { invalid } from '../grpc-status.js';
 import type { RoleBindingRecord } from '../store.js';
 import { formatTimestamp } from '../timestamp.js';
@@ -16,7 +16,7 @@ function fields(body: Body, group: string, ctx: Ctx) {
   if (role === '') throw invalid('role is required');
   // a binding may only name an identity the caller can see (another tenant's is "not found")
   const bound = ctx.store.identities.get(identity);
-  if (!bound || !(identities.visible ? identities.visible(bound, ctx) : true)) throw invalid(`identity "${identity}" not found`);
+  if (!bound || !isVisible(identities, bound, ctx)) throw invalid(`identity "${identity}" not found`);
   requireRoleUsableIn(ctx, role, group);
   return { identity, role };
 }

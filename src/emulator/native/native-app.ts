@@ -4,12 +4,11 @@ import { GrpcCode } from '../../errors/grpc-codes.js';
 import { renderError } from '../../errors/render-error.js';
 import { isUidp } from '../../uidp/uidp.js';
 import { Body, isPlainObject } from '../body.js';
-import { type Ctx, matchesExact, matchesUidp } from '../collection.js';
+import { type Ctx, insertRecord, isVisible, matchesExact, matchesUidp, removeRecord, replaceRecord } from '../collection.js';
 import type { FaultRules } from '../fault-rules.js';
 import { V1Error } from '../grpc-status.js';
 import { MethodTable } from '../method-table.js';
 import { Query } from '../query.js';
-import { forgetTimes, stampCreated, stampUpdated } from '../record-times.js';
 import type { RequestStats } from '../request-stats.js';
 import type { Json } from '../store.js';
 import { applyNativeMask } from './native-mask.js';
@@ -89,7 +88,6 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
   const def = r.collection;
   const map = (ctx: Ctx) => ctx.store[def.name] as Map<string, unknown>;
   const cap = def.capability;
-  const visible = (rec: unknown, ctx: Ctx) => (def.visible ? def.visible(rec, ctx) : ctx.access.can(`${cap}.list`, def.keyOf(rec)));
   const base = `${r.prefix}/${r.plural}`;
   const has = (op: NativeResource['operations'][number]) => r.operations.includes(op);
   const uidOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
@@ -97,7 +95,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
   /** Permission before existence: a caller who may not act on the uid learns nothing about it. */
   const existing = (ctx: Ctx, uid: string, capability: string): unknown => {
     const rec = map(ctx).get(uid);
-    if (rec !== undefined && capability.endsWith('.list') && visible(rec, ctx)) return rec;
+    if (rec !== undefined && capability.endsWith('.list') && isVisible(def, rec, ctx)) return rec;
     if (!ctx.access.can(capability, uid))
       throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not ${capability.split('.').at(-1)} ${r.plural} at ${uid}`);
     if (rec === undefined) throw new ApiError(GrpcCode.NOT_FOUND, `${r.plural}/${uid}`);
@@ -110,10 +108,10 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const q = new Query(req.query as Record<string, string | string[]>);
       const name = q.one('name');
       if (name !== undefined && name !== '' && !r.named) throw invalid('name', `${r.plural} have no name to filter on`);
-      const managedToo = r.plural === 'roles' && (q.one('uidp.descendants_of') || q.one('uidp.children_of'));
+      const managedToo = r.rootShared === true && (q.one('uidp.descendants_of') || q.one('uidp.children_of'));
       const items: Json[] = [];
       for (const rec of map(ctx).values()) {
-        if (!visible(rec, ctx)) continue;
+        if (!isVisible(def, rec, ctx)) continue;
         const key = def.keyOf(rec);
         // managed roles belong to every group's role list
         if (!matchesUidp(key, q) && !(managedToo && isManagedRole(key) && q.all('uidp.ids').length === 0)) continue;
@@ -145,7 +143,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const ctx = await caller(req.headers.authorization);
       const raw = (req.params as { '*'?: string })['*'] ?? '';
       const parent = raw === '' ? '' : requireUid(raw, 'parent');
-      if (parent === '' && r.plural !== 'groups') throw invalid('parent', 'is required');
+      if (parent === '' && !def.rootCreate) throw invalid('parent', 'is required');
       // permission on the parent first, then what the body says, then whether the parent exists
       if (parent !== '' && !ctx.access.can(`${cap}.create`, parent))
         throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not create ${r.plural} under ${parent}`);
@@ -153,15 +151,11 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const violations = r.validate?.(body, ctx) ?? [];
       if (violations.length > 0) throw ApiError.invalidArgument(violations);
       const record = def.create(toRecordBody(body, ctx), parent, ctx, new Query({}));
-      if (def.authorizeCreate) def.authorizeCreate(record, ctx);
-      else ctx.access.require(`${cap}.create`, def.keyOf(record));
-      map(ctx).set(def.keyOf(record), record);
-      stampCreated(ctx.store, def.name, def.keyOf(record), ctx.now);
-      def.afterCreate?.(record, ctx);
+      insertRecord(def, record, ctx);
       return (r.createView ?? r.view)(record, ctx);
     };
     table.on('POST', `${base}/*`, create);
-    if (r.plural === 'groups') table.on('POST', base, create);
+    if (def.rootCreate) table.on('POST', base, create);
   }
 
   if (has('update') && r.toRecordBody && def.replace) {
@@ -177,8 +171,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const violations = r.validate?.(merged, ctx) ?? [];
       if (violations.length > 0) throw ApiError.invalidArgument(violations);
       const record = replace(toRecordBody(merged, ctx), current, ctx);
-      map(ctx).set(uid, record);
-      stampUpdated(ctx.store, def.name, uid, ctx.now);
+      replaceRecord(def, uid, record, ctx);
       return r.view(record, ctx);
     });
   }
@@ -187,21 +180,8 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
     table.on('DELETE', `${base}/*`, async (req) => {
       const ctx = await caller(req.headers.authorization);
       const uid = requireUid(uidOf(req), 'uid');
-      const current = existing(ctx, uid, `${cap}.delete`);
-      def.beforeDelete?.(current, ctx);
-      map(ctx).delete(uid);
-      forgetTimes(ctx.store, def.name, uid);
-      def.afterDelete?.(current, ctx);
+      removeRecord(def, uid, existing(ctx, uid, `${cap}.delete`), ctx);
       return {};
     });
   }
-
-  // the other methods of known paths answer as the gateway does (501 Method Not Allowed)
-  if (!has('list')) table.on('GET', base, async () => notAllowed());
-  if (!has('get')) table.on('GET', `${base}/*`, async () => notAllowed());
-  if (!has('delete')) table.on('DELETE', `${base}/*`, async () => notAllowed());
-}
-
-function notAllowed(): never {
-  throw new ApiError(GrpcCode.UNIMPLEMENTED, 'Method Not Allowed');
 }

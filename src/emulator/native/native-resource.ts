@@ -38,4 +38,6 @@ export interface NativeResource {
   filter?(record: any, view: Json, q: Query): boolean;
   /** whether `name` is a list filter */
   named: boolean;
+  /** root-level records (managed roles) belong to every group's list scoped by `uidp.descendants_of`/`children_of` */
+  rootShared?: boolean;
 }

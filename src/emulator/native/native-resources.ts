@@ -2,7 +2,7 @@ import type { FieldViolation } from '../../errors/api-error.js';
 import { parentOf } from '../../uidp/uidp.js';
 import { isPlainObject, NAME_PATTERN } from '../body.js';
 import { v1Capability, v2Capability } from '../capabilities.js';
-import type { Ctx } from '../collection.js';
+import { type Ctx, isVisible } from '../collection.js';
 import { accountAssociations } from '../collections/account-associations.js';
 import { advisories } from '../collections/advisories.js';
 import { groupInvites } from '../collections/group-invites.js';
@@ -159,7 +159,7 @@ function bindingView(b: RoleBindingRecord, ctx: Ctx): Json {
   const group = ctx.store.groups.get(parentOf(b.id));
   const role = ctx.store.roles.get(b.role);
   const identity = ctx.store.identities.get(b.identity);
-  const seen = identity !== undefined && (identities.visible ? identities.visible(identity, ctx) : true);
+  const seen = identity !== undefined && isVisible(identities, identity, ctx);
   const cm = identity && isPlainObject(identity.relationship.claimMatch) ? identity.relationship.claimMatch : {};
   return {
     uid: b.id,
@@ -397,6 +397,7 @@ export const NATIVE_RESOURCES: readonly NativeResource[] = [
     sortable: ['uid', 'name', ...TIMES],
     defaultOrder: 'uid',
     named: true,
+    rootShared: true,
   },
   {
     plural: 'roleBindings',
@@ -413,7 +414,7 @@ export const NATIVE_RESOURCES: readonly NativeResource[] = [
       const out = required(v2, ['identityUid', 'roleUid']);
       // a binding may only name an identity the caller can see
       const identity = typeof v2.identityUid === 'string' ? ctx.store.identities.get(v2.identityUid) : undefined;
-      if (v2.identityUid && !(identity && (identities.visible ? identities.visible(identity, ctx) : true))) {
+      if (v2.identityUid && !(identity && isVisible(identities, identity, ctx))) {
         out.push({ field: 'identityUid', description: 'no such identity' });
       }
       return out;
