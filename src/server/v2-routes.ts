@@ -12,10 +12,10 @@ import { getResource } from '../operations/get-resource.js';
 import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
-import sjson from 'secure-json-parse';
 import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
+import { answerBody } from '../shadow/answer-body.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import type { RecordFile } from '../shadow/record-file.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
@@ -68,12 +68,7 @@ const QUIET_WAIT_MS = 5;
 /** An answer body as JSON (what the client got), or the text when it is not JSON. */
 function bodyOf(payload: unknown): unknown {
   const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : typeof payload === 'string' ? payload : undefined;
-  if (text === undefined) return payload ?? null;
-  try {
-    return sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
-  } catch {
-    return text;
-  }
+  return text === undefined ? (payload ?? null) : answerBody(text);
 }
 
 const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };

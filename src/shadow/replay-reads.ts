@@ -1,4 +1,4 @@
-import sjson from 'secure-json-parse';
+import { answerBody } from './answer-body.js';
 import { type ComparedAnswer, compareAnswers } from './compare-answers.js';
 import { DEFAULT_THRESHOLDS, DiffBook, type DiffReport } from './diff-book.js';
 
@@ -29,14 +29,7 @@ async function read(target: ReplayTarget, url: string, requestId: string): Promi
     headers: { authorization: `Bearer ${target.token}`, 'x-request-id': requestId, accept: 'application/json' },
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
-  } catch {
-    // not JSON: compared as text
-  }
-  return { status: res.status, body };
+  return { status: res.status, body: answerBody(await res.text()) };
 }
 
 /**

@@ -1,6 +1,5 @@
-import { Pool, errors as undiciErrors } from 'undici';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import { Pool } from 'undici';
+import { transportError } from './transport-error.js';
 import { v1Origin } from './v1-origin.js';
 
 export interface NativeRequest {
@@ -18,8 +17,6 @@ export interface NativeAnswer {
   contentType: string | undefined;
   body: Buffer;
 }
-
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * The native v2 backend, reached as a faithful pass-through: the request goes as the client sent it
@@ -58,14 +55,7 @@ export class NativeV2Client {
       return { status: res.statusCode, contentType: Array.isArray(type) ? type[0] : type, body };
     } catch (err) {
       this.opts.observe?.('error');
-      const e = err as { code?: string };
-      if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-        throw new ApiError(GrpcCode.UNAVAILABLE, `the native v2 backend sent more than ${this.opts.maxResponseBytes} bytes`);
-      }
-      if (TIMEOUTS.has(e.code ?? '') || err instanceof undiciErrors.RequestAbortedError) {
-        throw new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the native v2 backend did not answer in time');
-      }
-      throw new ApiError(GrpcCode.UNAVAILABLE, 'the native v2 backend is unreachable');
+      throw transportError(err, this.opts.maxResponseBytes, 'the native v2 backend');
     }
   }
 

@@ -1,7 +1,8 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool } from 'undici';
 import sjson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
 
 export type QueryValues = Record<string, string | readonly string[] | undefined>;
@@ -34,8 +35,6 @@ export function encodeQuery(query: QueryValues | undefined): string {
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
-
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * The only client the v2 surface uses to reach v1: one undici pool per origin, a deadline per call,
@@ -80,7 +79,7 @@ export class V1Client {
       text = await res.body.text();
     } catch (err) {
       this.opts.observe?.('error');
-      throw transportError(err, this.opts.maxResponseBytes);
+      throw transportError(err, this.opts.maxResponseBytes, 'the v1 backend');
     }
     this.opts.observe?.(status);
     if (text === '') return { status, body: {}, bytes: 0 };
@@ -94,16 +93,4 @@ export class V1Client {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-function transportError(err: unknown, maxResponseBytes: number): ApiError {
-  if (err instanceof ApiError) return err;
-  const e = err as { code?: string; name?: string };
-  if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-    return new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent more than ${maxResponseBytes} bytes`);
-  }
-  if (TIMEOUTS.has(e.code ?? '') || e.name === 'TimeoutError' || err instanceof undiciErrors.RequestAbortedError) {
-    return new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the v1 backend did not answer in time');
-  }
-  return new ApiError(GrpcCode.UNAVAILABLE, 'the v1 backend is unreachable');
 }
