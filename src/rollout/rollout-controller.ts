@@ -17,7 +17,7 @@ export interface RouteState {
 export interface Decision {
   backend: Backend;
   route: RouteState | undefined;
-  why: 'no-native-backend' | 'kill-switch' | 'override' | 'page-token' | 'no-route' | 'guard' | 'bucket';
+  why: 'no-native-backend' | 'no-rollout' | 'kill-switch' | 'override' | 'page-token' | 'no-route' | 'guard' | 'bucket';
 }
 
 export interface RolloutEvents {
@@ -130,20 +130,22 @@ export class RolloutController {
   }
 
   /**
-   * Which side serves a request. `pageToken`: the list's page token, with whether this proxy issued
-   * it; a walk stays on the side that issued its token.
+   * Which side serves a request. `issuedHere`: for a list continued with a page token, whether this
+   * proxy issued it (asked only when it matters); a walk stays on the side that issued its token.
    */
-  decide(resource: string, operation: Operation, headers: Headers, pageToken?: { issuedHere: boolean }): Decision {
+  decide(resource: string, operation: Operation, headers: Headers, issuedHere?: () => boolean): Decision {
     const route = this.routeFor(resource, operation);
     const pick = (backend: Backend, why: Decision['why']): Decision => {
       if (route) route.served[backend] += 1;
       return { backend, route, why };
     };
     if (!this.opts.nativeBackend) return pick('translate', 'no-native-backend');
+    // without a rollout file every v2 request is translated, whatever its page token
+    if (!this.opts.file) return pick('translate', 'no-rollout');
     if (this.killSwitch) return pick('translate', 'kill-switch');
     const forced = headers['x-v2proxy-backend'];
     if (this.config.allowOverride && (forced === 'translate' || forced === 'native')) return pick(forced, 'override');
-    if (pageToken) return pick(pageToken.issuedHere ? 'translate' : 'native', 'page-token');
+    if (issuedHere) return pick(issuedHere() ? 'translate' : 'native', 'page-token');
     if (!route) return { backend: 'translate', route, why: 'no-route' };
     if (route.guard.isRolledBack(this.opts.now())) return pick('translate', 'guard');
     const bucket = bucketOf(this.config.salt, route.key, stickyKeyOf(this.config.stickyBy, headers));

@@ -139,7 +139,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     const operation = route.kind === 'verb' ? undefined : operationOf(route.kind, route.kind === 'collection' ? '' : route.uid, req.method);
     if (operation !== undefined) {
       const token = operation === 'list' ? pageTokenOf(req.query) : undefined;
-      const decision = routing.rollout.decide(name, operation, req.headers, token === undefined ? undefined : { issuedHere: routing.issuedHere(token) });
+      const decision = routing.rollout.decide(name, operation, req.headers, token === undefined ? undefined : () => routing.issuedHere(token));
       served.set(req, { resource: name, operation, backend: decision.backend });
       reply.header(BACKEND_HEADER, decision.backend);
       planShadow(req, name, decision, operation, token !== undefined);

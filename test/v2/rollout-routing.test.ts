@@ -70,6 +70,14 @@ describe('gradual rollout: routing v2 requests between translation and a native 
         const res = await plain.inject({ method: 'GET', url, headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-v2proxy-backend': 'native' } });
         expect(side(res), url).toBe('translate');
       }
+      // a page token the proxy did not issue is not sent native without a rollout file: it is refused here
+      const foreign = await plain.inject({
+        method: 'GET',
+        url: '/iam/v2beta1/groups?page_token=not-one-of-ours',
+        headers: { authorization: `Bearer ${DEV_TOKEN}` },
+      });
+      expect(side(foreign)).toBe('translate');
+      expect(foreign.json().code).toBe(3);
       // even an answer fastify makes before the v2 handler runs (malformed JSON)
       const malformed = await plain.inject({
         method: 'POST',
