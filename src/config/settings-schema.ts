@@ -36,6 +36,19 @@ export const SettingsSchema = z.object({
   V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (default V1_BASE_URL)'),
   V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
   V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one v1 call, in milliseconds'),
+  V1_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
+    .default(600)
+    .describe('one attempt at a v1 call must start answering within this time, in milliseconds, or it fails as UNAVAILABLE: a hung v1 is found out fast'),
+  V1_RETRIES: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must not be negative' })
+    .max(10, { error: 'must be at most 10' })
+    .default(5)
+    .describe('retries of a v1 read after a connection failure or 502/503/504 (jittered backoff, within V1_TIMEOUT_MS and a retry budget)'),
+  V1_BREAKER_OPEN_MS: positiveInt(60_000)
+    .default(250)
+    .describe('while the v1 circuit is open (half of the attempts of the last 2 s failed), one trial call goes out this often, in milliseconds'),
   BODY_LIMIT: positiveInt(64 * 1024 * 1024)
     .default(1024 * 1024)
     .describe('largest request body accepted, in bytes'),
@@ -55,9 +68,13 @@ export const SettingsSchema = z.object({
   LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0 = no reuse)"),
   LOOKUP_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
   META_STORE: text
-    .regex(/^(memory|file:.+)$/, { error: 'must be memory or file:<path>' })
+    .regex(/^(memory|redis|file:.+)$/, { error: 'must be memory, redis or file:<path>' })
     .default('memory')
-    .describe('where synthesized createTime/updateTime are kept: memory, or file:<path> (survives restarts)'),
+    .describe('where synthesized createTime/updateTime are kept: memory, file:<path> (survives restarts), or redis (REDIS_URL, shared by replicas)'),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional()
+    .describe('Redis shared by replicas: per-resource write locks, idempotency keys, and (with META_STORE=redis) synthesized times'),
   LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
     .default(256 * 1024 * 1024)
     .describe('memory bound of all list snapshots together, in bytes'),
@@ -128,6 +145,10 @@ export interface Settings {
   v1IssuerUrl: string | undefined;
   v1Audience: string | undefined;
   v1TimeoutMs: number;
+  v1AttemptTimeoutMs: number;
+  v1Retries: number;
+  v1BreakerOpenMs: number;
+  redisUrl: string | undefined;
   v1MaxResponseBytes: number;
   bodyLimit: number;
   requestTimeoutMs: number;

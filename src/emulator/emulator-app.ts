@@ -54,7 +54,6 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     forceCloseConnections: true,
   });
   const faults = new FaultRules();
-  faults.install(app);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const params: Record<string, string | string[]> = {};
@@ -68,6 +67,8 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
   app.addHook('onRequest', async (req) => {
     if (!req.url.startsWith('/__emulator/')) stats.record(req.method, req.url);
   });
+  // after the count: a call answered by a fault was still sent
+  faults.install(app);
 
   app.setErrorHandler((err: unknown, _req, reply) => {
     const e = toV1Error(err);

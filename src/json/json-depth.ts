@@ -20,3 +20,17 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   }
   return false;
 }
+
+/** Whether a parsed value nests objects and arrays deeper than `max` (itself counting as 1), walked without recursion. */
+export function valueNestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

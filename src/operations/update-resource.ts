@@ -2,6 +2,7 @@ import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { hydrateItems } from '../operations/hydrate-items.js';
 import { paramValues, type RawQuery } from '../list/query-params.js';
+import { valueNestsDeeperThan } from '../json/json-depth.js';
 import { type Json, isObject } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { normalizeKeys, validateInput } from '../translate/validate-input.js';
@@ -10,6 +11,11 @@ import { mergeMasked } from '../update/merge-masked.js';
 import { type OperationContext, afterWrite } from './operation-context.js';
 import { translateWithTimes, translateWritten } from './resource-times.js';
 import { callV1, findV1, notFound, writeResult } from './v1-records.js';
+
+// what a v2 record may nest (a v2 body's limit and some room); deeper v1 records are refused on read
+export const MAX_RECORD_DEPTH = 125;
+// a PATCH still reads records this deep, to write them back shallower
+const REPAIR_READ_DEPTH = 100_000;
 
 /**
  * `PATCH …/{uid}`: v1 only replaces whole records, so the proxy reads the record, changes the masked
@@ -30,11 +36,21 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
 
   return ctx.locks.run(`${mapping.resource}/${uid}`, async () => {
-    const current = await findV1(ctx, uid);
+    // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
+    const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
     if (!current) throw notFound(ctx, uid);
     const record = mergeMasked(current, fields, ctx.resource);
+    const tooDeep = Object.keys(record).find((k) => valueNestsDeeperThan(record[k], MAX_RECORD_DEPTH));
+    if (tooDeep !== undefined) {
+      const field = rules.outByV1.get(tooDeep)?.[0]?.v2.join('.') ?? tooDeep;
+      throw new ApiError(
+        GrpcCode.FAILED_PRECONDITION,
+        `${field} is stored nested deeper than ${MAX_RECORD_DEPTH} levels; include ${field} in this PATCH with a shallower value`,
+      );
+    }
     // a PATCH that changes nothing writes nothing (and so moves no updateTime)
-    if (JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
+    const wasDeep = valueNestsDeeperThan(current, MAX_RECORD_DEPTH);
+    if (!wasDeep && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
       const [same] = await hydrateItems(
         ctx,
         translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)),

@@ -55,14 +55,14 @@ export function itemsOf(ctx: OperationContext, body: unknown): Json[] {
 }
 
 /** Every v1 record matching `query` (v1 lists do not page; advisories are asked for all at once). */
-export async function listV1(ctx: OperationContext, query: QueryValues, path = ctx.resource.mapping.v1.path): Promise<Json[]> {
-  return itemsOf(ctx, await callV1(ctx, { method: 'GET', path, query }));
+export async function listV1(ctx: OperationContext, query: QueryValues, path = ctx.resource.mapping.v1.path, maxDepth?: number): Promise<Json[]> {
+  return itemsOf(ctx, await callV1(ctx, { method: 'GET', path, query, ...(maxDepth !== undefined ? { maxDepth } : {}) }));
 }
 
 /** Get by uid is a v1 List filtered by uid; v1's filtering is not trusted, the key is checked. */
-export async function findV1(ctx: OperationContext, uid: string): Promise<Json | undefined> {
+export async function findV1(ctx: OperationContext, uid: string, maxDepth?: number): Promise<Json | undefined> {
   const { key, getBy } = ctx.resource.mapping.v1;
-  const items = await listV1(ctx, { [getBy]: uid });
+  const items = await listV1(ctx, { [getBy]: uid }, undefined, maxDepth);
   return items.find((item) => item[key] === uid);
 }
 

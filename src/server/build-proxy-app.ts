@@ -14,6 +14,7 @@ import type { MetaStore } from '../meta/meta-store.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
 import type { OperationContext } from '../operations/operation-context.js';
 import { KeyedLock } from '../update/keyed-lock.js';
+import { backendDispatcher } from '../upstream/backend-dispatcher.js';
 import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
@@ -35,6 +36,9 @@ import { toApiError } from './to-api-error.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
 import { registerV2Routes, servedBy } from './v2-routes.js';
+
+// a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
+const MAX_V1_ANSWER_DEPTH = 128;
 
 export interface ProxyAppOptions {
   /** where log lines go (tests); default stdout */
@@ -78,13 +82,29 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   registerJsonBody(app);
   const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
-  const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes };
+  const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes, maxDepth: MAX_V1_ANSWER_DEPTH };
   const metrics = new ProxyMetrics();
-  const v1Client = new V1Client(v1, { ...limits, observe: metrics.upstreamObserver('v1') });
-  const issuer = new V1Client(v1Origin(settings.v1IssuerUrl), limits);
-  const probe = new V1Probe(v1, settings.v1TimeoutMs);
+  const backend = (origin: string, name: string, timeoutMs = settings.v1TimeoutMs) =>
+    backendDispatcher(origin, {
+      connections: 128,
+      maxResponseBytes: settings.v1MaxResponseBytes,
+      attemptTimeoutMs: settings.v1AttemptTimeoutMs,
+      deadlineMs: timeoutMs,
+      retry: { maxRetries: settings.v1Retries, baseDelayMs: 20, maxDelayMs: 200, budgetRatio: 0.5, budgetBurst: 20 },
+      breaker: { windowMs: 2_000, minAttempts: 10, failureRatio: 0.5, openMs: settings.v1BreakerOpenMs },
+      onBreaker: (state) =>
+        state === 'open'
+          ? app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${settings.v1BreakerOpenMs} ms`)
+          : app.log.warn(`${name}: circuit closed again (a trial call was answered)`),
+    });
+  const v1Backend = backend(v1.origin, 'the v1 backend');
+  const issuerOrigin = v1Origin(settings.v1IssuerUrl);
+  const issuerBackend = issuerOrigin.origin === v1.origin ? v1Backend : backend(issuerOrigin.origin, 'the v1 token issuer');
+  const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
+  const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, limits);
+  const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
   app.addHook('onClose', async () => {
-    await Promise.all([probe.close(), v1Client.close(), issuer.close()]);
+    await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close()]);
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header(REQUEST_ID_HEADER, req.id);
@@ -115,13 +135,16 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     });
     meta = own;
   }
-  const native = settings.v2BaseUrl
-    ? new NativeV2Client(settings.v2BaseUrl, {
-        timeoutMs: settings.v2TimeoutMs,
-        maxResponseBytes: settings.v1MaxResponseBytes,
-        observe: metrics.upstreamObserver('v2'),
-      })
-    : undefined;
+  const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
+  const nativeBackend = nativeOrigin ? backend(nativeOrigin.origin, 'the native v2 backend', settings.v2TimeoutMs) : undefined;
+  const native =
+    nativeOrigin && nativeBackend
+      ? new NativeV2Client(nativeOrigin.basePath, nativeBackend.dispatcher, {
+          timeoutMs: settings.v2TimeoutMs,
+          maxResponseBytes: settings.v1MaxResponseBytes,
+          observe: metrics.upstreamObserver('v2'),
+        })
+      : undefined;
   const rollout = new RolloutController({
     file: settings.rolloutFile,
     nativeBackend: settings.v2BaseUrl,
@@ -136,7 +159,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   if (opts.watchRollout !== false) rollout.watch();
   app.addHook('onClose', async () => {
     rollout.stop();
-    await native?.close();
+    await nativeBackend?.close();
   });
   app.addHook('onResponse', async (req, reply) => {
     const s = servedBy(req);
@@ -178,6 +201,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     },
     { rollout, native, issuedHere: (token) => lists.tokens.issued(token), shadow, record, ...(opts.random ? { random: opts.random } : {}) },
   );
-  await registerV1Passthrough(app, v1, settings.v1TimeoutMs);
+  await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;
 }

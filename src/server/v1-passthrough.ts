@@ -1,43 +1,55 @@
 import proxy from '@fastify/http-proxy';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Dispatcher } from 'undici';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 
+const BACKEND = 'the v1 backend';
+
 export const V1_PREFIXES = ['/iam/v1', '/registry/v1', '/vulnerabilities/v1'] as const;
 
 /** A failed hop to v1 (refused, reset, too slow) answers as the gateway would: 503 code 14 or 504 code 4. */
-function upstreamFailure(reply: ErrorReply, failure: { error: Error }): void {
-  const e = failure.error as Error & { code?: string; statusCode?: number };
-  const timedOut = e.statusCode === 504 || /TIMEOUT/i.test(e.code ?? '');
-  const err = timedOut
-    ? new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the v1 backend did not answer in time')
-    : new ApiError(GrpcCode.UNAVAILABLE, 'the v1 backend is unreachable');
+function upstreamFailure(reply: ErrorReply, failure: { error: Error }, maxResponseBytes: number): void {
+  const e = failure.error as Error & { statusCode?: number; cause?: unknown };
+  // reply-from answers undici's own timeouts as a 504 and wraps every other error, ours included
+  const err =
+    e.statusCode === 504
+      ? new ApiError(GrpcCode.DEADLINE_EXCEEDED, `${BACKEND} did not answer in time`)
+      : transportError(e.cause ?? e, maxResponseBytes, BACKEND);
   sendError(reply, err);
 }
 
 /** v1 paths go to the v1 backend unchanged (method, path, query, body, Authorization) and come back unchanged. */
-export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, timeoutMs: number): Promise<void> {
-  // its own scope: the proxy plugin streams bodies with its own parsers, not the v2 JSON parser
+export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, dispatcher: Dispatcher, maxResponseBytes: number): Promise<void> {
+  // Its own scope, where a body of any type is read whole (bounded by BODY_LIMIT) before it goes on:
+  // a v1 that answers early (a 413/429 for a large body) and closes would otherwise break the
+  // still-streaming upload (EPIPE) and its answer would be lost behind a 503.
   await app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    await registerPrefixes(scope, v1, timeoutMs);
+    scope.removeAllContentTypeParsers();
+    // handed on as a one-chunk stream, so the plugin sends the bytes and headers as they came
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, Readable.from([body])));
+    await registerPrefixes(scope, v1, dispatcher, maxResponseBytes);
   });
 }
 
-async function registerPrefixes(app: FastifyInstance, v1: V1Origin, timeoutMs: number): Promise<void> {
+async function registerPrefixes(app: FastifyInstance, v1: V1Origin, dispatcher: Dispatcher, maxResponseBytes: number): Promise<void> {
   for (const prefix of V1_PREFIXES) {
     await app.register(proxy, {
       upstream: v1.origin,
       prefix,
       rewritePrefix: `${v1.basePath}${prefix}`,
-      // No retries: a v1 answer, 503 included, is passed back as it is.
+      // The shared v1 dispatcher retries reads (connection failures, 502/503/504) and holds the
+      // breaker; the plugin's own retry stays off, and v1's last answer, 503 included, comes back as it is.
       retryMethods: [],
-      undici: { connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      proxyPayloads: false,
+      undici: dispatcher as never,
       replyOptions: {
-        onError: upstreamFailure,
+        onError: (reply, failure) => upstreamFailure(reply, failure, maxResponseBytes),
         rewriteRequestHeaders: (req, headers) => ({ ...headers, [REQUEST_ID_HEADER]: req.id }),
       },
     });

@@ -1,6 +1,5 @@
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { transportError } from './transport-error.js';
-import { v1Origin } from './v1-origin.js';
 
 export interface NativeRequest {
   method: string;
@@ -21,34 +20,29 @@ export interface NativeAnswer {
 /**
  * The native v2 backend, reached as a faithful pass-through: the request goes as the client sent it
  * (method, path, query, body, Authorization, x-request-id) and the answer comes back byte for byte,
- * bounded in size. No answer at all is an ApiError (14 unreachable, 4 too slow).
+ * bounded in size. No answer at all is an ApiError (14 unreachable, 4 too slow). It goes through its
+ * own composed backend dispatcher (retried reads, breaker, attempt timeout), as v1 calls do.
  */
 export class NativeV2Client {
-  private readonly pool: Pool;
-  private readonly basePath: string;
-
   constructor(
-    baseUrl: string,
+    private readonly basePath: string,
+    private readonly dispatcher: Dispatcher,
     private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
-  ) {
-    const origin = v1Origin(baseUrl);
-    this.basePath = origin.basePath;
-    this.pool = new Pool(origin.origin, { connections: 128, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
-  }
+  ) {}
 
   async forward(req: NativeRequest): Promise<NativeAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': req.requestId };
     if (req.authorization) headers.authorization = req.authorization;
     if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
     try {
-      const res = await this.pool.request({
+      const res = await this.dispatcher.request({
         method: req.method as 'GET',
         path: `${this.basePath}${req.url}`,
         headers,
         body: req.body ?? null,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
-      });
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        deadline: Date.now() + this.opts.timeoutMs,
+      } as Dispatcher.RequestOptions);
       const body = Buffer.from(await res.body.arrayBuffer());
       this.opts.observe?.(res.statusCode);
       const type = res.headers['content-type'];
@@ -57,9 +51,5 @@ export class NativeV2Client {
       this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes, 'the native v2 backend');
     }
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }

@@ -1,7 +1,8 @@
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import sjson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
+import { nestsDeeperThan } from '../json/json-depth.js';
 import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
 
@@ -17,6 +18,8 @@ export interface V1Request {
   form?: QueryValues;
   authorization?: string | undefined;
   requestId?: string;
+  /** how deep the answer may nest (default: the client's limit); a PATCH reads deeper records to repair them */
+  maxDepth?: number;
 }
 
 export interface V1Answer {
@@ -37,19 +40,16 @@ export function encodeQuery(query: QueryValues | undefined): string {
 }
 
 /**
- * The only client the v2 surface uses to reach v1: one undici pool per origin, a deadline per call,
- * bounded and prototype-safe JSON bodies, and transport failures as stable ApiErrors (14, 4).
+ * The only client the v2 surface uses to reach v1, over the composed backend dispatcher (retries,
+ * breaker, attempt timeout, size bound): a deadline per call, prototype-safe JSON bodies no deeper
+ * than `maxDepth`, and transport failures as stable ApiErrors (14, 4).
  */
 export class V1Client {
-  private readonly pool: Pool;
-
   constructor(
     private readonly v1: V1Origin,
-    private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
-  ) {
-    // undici enforces the answer bound itself, so a body can be read in one piece.
-    this.pool = new Pool(v1.origin, { connections: 128, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
-  }
+    private readonly dispatcher: Dispatcher,
+    private readonly opts: { timeoutMs: number; maxResponseBytes: number; maxDepth: number; observe?: (status: number | 'error') => void },
+  ) {}
 
   async call(req: V1Request): Promise<V1Answer> {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -66,15 +66,15 @@ export class V1Client {
     let status: number;
     let text: string;
     try {
-      const res = await this.pool.request({
+      const res = await this.dispatcher.request({
         method: req.method,
         path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
         headers,
         body: body ?? null,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
         signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
+        // no retry starts after the call's own deadline
+        deadline: Date.now() + this.opts.timeoutMs,
+      } as Dispatcher.RequestOptions);
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
@@ -83,14 +83,17 @@ export class V1Client {
     }
     this.opts.observe?.(status);
     if (text === '') return { status, body: {}, bytes: 0 };
+    const maxDepth = req.maxDepth ?? this.opts.maxDepth;
+    if (nestsDeeperThan(text, maxDepth)) {
+      throw new ApiError(
+        GrpcCode.FAILED_PRECONDITION,
+        `a stored record nests deeper than ${maxDepth} levels; PATCH its deep field with a shallower value (HTTP ${status} from the v1 backend)`,
+      );
+    }
     try {
       return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), bytes: Buffer.byteLength(text) };
     } catch {
       throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a body that is not JSON (HTTP ${status})`);
     }
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }

@@ -10,7 +10,7 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
   let proxy: RunningProxy;
   beforeAll(async () => {
     upstream = await startRecordingUpstream();
-    proxy = await startProxy({ V1_BASE_URL: upstream.url });
+    proxy = await startProxy({ V1_BASE_URL: upstream.url, V1_RETRIES: '2' });
   });
   afterAll(async () => {
     await proxy.close();
@@ -45,18 +45,24 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
     expect(seen?.headers['x-request-id']).toBe(res.headers.get('x-request-id'));
   });
 
-  it('answers come back unchanged, errors included, and a 503 is not retried', async () => {
-    for (const [status, body] of [
-      [404, '{"code":5,"message":"nope","details":[]}'],
-      [503, '{"code":14,"message":"down","details":[]}'],
-      [418, 'not json at all'],
+  it('answers come back unchanged, errors included; a read answered 503 is retried, then v1 last answer comes back as it is; a write is never retried', async () => {
+    for (const [method, status, body, calls] of [
+      ['GET', 404, '{"code":5,"message":"nope","details":[]}', 1],
+      ['GET', 418, 'not json at all', 1],
+      // V1_RETRIES is 2 here: three calls, then v1's own 503
+      ['GET', 503, '{"code":14,"message":"down","details":[]}', 3],
+      ['POST', 503, '{"code":14,"message":"down","details":[]}', 1],
     ] as const) {
       upstream.requests.length = 0;
       upstream.answer = { status, body };
-      const res = await fetch(`${proxy.url}/iam/v1/groups`, { headers: { authorization: 'Bearer t' } });
+      const res = await fetch(`${proxy.url}/iam/v1/groups`, {
+        method,
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
       expect(res.status).toBe(status);
       expect(await res.text()).toBe(body);
-      expect(upstream.requests).toHaveLength(1);
+      expect(upstream.requests).toHaveLength(calls);
     }
   });
 
@@ -110,10 +116,24 @@ describe('v1 passthrough to the emulator', () => {
   let h: EmulatorHarness;
   let proxy: RunningProxy;
   beforeAll(async () => {
-    env = await startProxyOnEmulator();
+    env = await startProxyOnEmulator({ BODY_LIMIT: String(8 * 1024 * 1024) });
     ({ h, proxy } = env);
   });
   afterAll(() => env.close());
+
+  it('a large POST that v1 refuses before reading it gets v1 own answer back, not a 503', async () => {
+    // the emulator answers 429 from Content-Length alone and closes; a still-streaming upload broke (EPIPE)
+    const big = JSON.stringify({ name: 'x', description: 'y'.repeat(4 * 1024 * 1024) });
+    const headers = { authorization: `Bearer ${TOKENS.alice}`, 'content-type': 'application/json' };
+    const direct = await fetch(`${h.url}/iam/v1/groups/${A}`, { method: 'POST', headers, body: big });
+    expect(direct.status).toBe(429);
+    const expected = await direct.text();
+    for (let i = 0; i < 5; i += 1) {
+      const res = await fetch(`${proxy.url}/iam/v1/groups/${A}`, { method: 'POST', headers, body: big });
+      expect(res.status).toBe(429);
+      expect(await res.text()).toBe(expected);
+    }
+  });
 
   it('the same answers through the proxy as straight from v1, writes included', async () => {
     for (const token of [DEV_TOKEN, TOKENS.alice, TOKENS.bob, 'wrong']) {

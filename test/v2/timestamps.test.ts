@@ -152,6 +152,6 @@ describe('createTime/updateTime for resources v1 keeps no times for (src/meta)',
   });
 
   it('an invalid META_STORE is refused at start with one line', () => {
-    expect(() => settingsFrom({ META_STORE: 'redis://x' })).toThrow('META_STORE: must be memory or file:<path>');
+    expect(() => settingsFrom({ META_STORE: 'redis://x' })).toThrow('META_STORE: must be memory, redis or file:<path>');
   });
 });

@@ -1,0 +1,37 @@
+import { type Dispatcher, Pool } from 'undici';
+import { attemptTimeout } from './attempt-timeout.js';
+import { type BreakerOptions, type BreakerState, CircuitBreaker } from './circuit-breaker.js';
+import { type RetryOptions, retryReads } from './retry-reads.js';
+import { stampRequestId } from './stamp-request-id.js';
+
+export interface BackendDispatcherOptions {
+  connections: number;
+  /** largest answer read, in bytes (undici aborts beyond it) */
+  maxResponseBytes: number;
+  attemptTimeoutMs: number;
+  /** a call's whole time, retries included (the attempt timeout is capped by it) */
+  deadlineMs: number;
+  retry: RetryOptions;
+  breaker: BreakerOptions;
+  onBreaker?: (state: BreakerState) => void;
+}
+
+export interface BackendDispatcher {
+  dispatcher: Dispatcher;
+  breaker: CircuitBreaker;
+  close(): Promise<void>;
+}
+
+/**
+ * The one place a backend's client is put together, outermost first: a request id on every call,
+ * retries of reads (budgeted, jittered, within the deadline), the circuit breaker on each attempt,
+ * a timeout per attempt, and one keep-alive pool with the size bound. The v2 path, the readiness
+ * probe and the v1 passthrough all go through the same dispatcher, so they share the breaker.
+ */
+export function backendDispatcher(origin: string, opts: BackendDispatcherOptions): BackendDispatcher {
+  const pool = new Pool(origin, { connections: opts.connections, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
+  const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
+  // compose() wraps in order: the last interceptor listed is the outermost
+  const dispatcher = pool.compose(attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs), breaker.interceptor(), retryReads(opts.retry), stampRequestId());
+  return { dispatcher, breaker, close: () => pool.close() };
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+
+const HEADER = 'x-request-id';
+
+// undici takes headers as a flat array, a record, or an iterable of pairs
+function hasHeader(headers: Dispatcher.DispatchOptions['headers'], name: string): boolean {
+  if (!headers) return false;
+  if (Array.isArray(headers)) return headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === name);
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') return true; // left as given
+  return Object.keys(headers).some((k) => k.toLowerCase() === name);
+}
+
+/** Every call to a backend carries an `x-request-id`: the caller's, or a new one. */
+export function stampRequestId(): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    if (hasHeader(opts.headers, HEADER)) return dispatch(opts, handler);
+    const headers = Array.isArray(opts.headers)
+      ? [...opts.headers, HEADER, randomUUID()]
+      : { ...(opts.headers as Record<string, string> | undefined), [HEADER]: randomUUID() };
+    return dispatch({ ...opts, headers }, handler);
+  };
+}
