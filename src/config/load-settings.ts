@@ -45,6 +45,7 @@ export function loadSettings(env: NodeJS.ProcessEnv): SettingsResult {
     const key = String(issue?.path[0] ?? 'settings');
     return { ok: false, error: `${key}: ${issue?.message ?? 'invalid'}` };
   }
+  if (result.data.META_STORE === 'redis' && !result.data.REDIS_URL) return { ok: false, error: 'META_STORE: redis needs REDIS_URL' };
   return { ok: true, settings: toSettings(result.data) };
 }
 

@@ -8,7 +8,7 @@ export interface Snapshot<C = unknown> {
   /** the sort key of an item of `items` */
   keyOf: KeyFn;
   /** the items of a page as the client sees them (before hydration) */
-  render: (ctx: C, page: Json[]) => Json[];
+  render: (ctx: C, page: Json[]) => Json[] | Promise<Json[]>;
   /** approximate memory held, from the size of the v1 answer it came from */
   bytes: number;
 }

@@ -45,12 +45,28 @@ export function fingerprintOf(record: Json): string {
   return hash('sha1', JSON.stringify(record), 'base64');
 }
 
+/** Where synthesized times live: this process (MetaStore) or a store the replicas share (Redis). */
+export interface TimesStore {
+  observe(seen: readonly { key: string; record: Json; since?: number | undefined }[], now: number): MetaTimes[] | Promise<MetaTimes[]>;
+  written(key: string, now: number, created: boolean): Promise<MetaTimes>;
+  removed(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The entry a read makes of what it saw: `known` kept, moved on (the record changed), or new. */
+export function nextEntry(known: MetaEntry | undefined, fingerprint: string, since: number | undefined, now: number): MetaEntry {
+  if (known && known.fingerprint === fingerprint) return known;
+  return known
+    ? metaEntry(known.created, known.fingerprint === null ? known.updated : Math.max(now, known.updated), fingerprint)
+    : metaEntry(since ?? now, since ?? now, fingerprint);
+}
+
 /**
  * createTime/updateTime for resources v1 keeps no times for: exact when the write went through the
  * proxy, the time first seen otherwise, and `updated` moved when a read shows the record changed.
  * One store per proxy: the times describe the resource, the same for every caller who may see it.
  */
-export class MetaStore {
+export class MetaStore implements TimesStore {
   private readonly entries: Map<string, MetaEntry>;
 
   constructor(
@@ -82,11 +98,8 @@ export class MetaStore {
     const changes: MetaChange[] = [];
     const times = seen.map(({ key, record, since }) => {
       const known = this.entries.get(key);
-      const fingerprint = fingerprintOf(record);
-      if (known && known.fingerprint === fingerprint) return known;
-      const entry = known
-        ? metaEntry(known.created, known.fingerprint === null ? known.updated : Math.max(now, known.updated), fingerprint)
-        : metaEntry(since ?? now, since ?? now, fingerprint);
+      const entry = nextEntry(known, fingerprintOf(record), since, now);
+      if (entry === known) return known;
       this.entries.set(key, entry);
       changes.push({ key, entry });
       return entry;

@@ -10,9 +10,6 @@ export async function getResource(ctx: OperationContext, uid: string): Promise<J
   const record = await findV1(ctx, uid);
   if (!record) throw notFound(ctx, uid);
   const { rules, capabilities } = ctx.resource;
-  const item = await hydrateItems(
-    ctx,
-    translateWithTimes(ctx, [record], (r) => toV2(r, rules, capabilities)),
-  );
+  const item = await hydrateItems(ctx, await translateWithTimes(ctx, [record], (r) => toV2(r, rules, capabilities)));
   return item[0] as Json;
 }

@@ -15,7 +15,7 @@ import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-ite
 import { v1KeyFn } from '../list/v1-sort-keys.js';
 
 /** v1 records of a page in their v2 shape, with the times v1 does not keep. */
-function translatePage(ctx: OperationContext, records: Json[]): Json[] {
+function translatePage(ctx: OperationContext, records: Json[]): Promise<Json[]> {
   const { rules, capabilities } = ctx.resource;
   return translateWithTimes(ctx, records, (record) => toV2(record, rules, capabilities));
 }
@@ -69,7 +69,9 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
     if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, bytes };
     const keyOf = v2KeyFn(order.keys);
-    const items = translateWithTimes(ctx, fetched.items, (record) => toV2(record, rules, capabilities)).filter((item) => plan.predicates.every((p) => p(item)));
+    const items = (await translateWithTimes(ctx, fetched.items, (record) => toV2(record, rules, capabilities))).filter((item) =>
+      plan.predicates.every((p) => p(item)),
+    );
     return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, bytes };
   });
 
@@ -81,6 +83,6 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     served.length > 0 && end < snapshot.items.length
       ? ctx.lists.tokens.seal({ binding, after: snapshot.keyOf(served[served.length - 1] as Json), issuedAt: now })
       : '';
-  const rendered = await hydrateItems(ctx, snapshot.render(ctx, served));
+  const rendered = await hydrateItems(ctx, await snapshot.render(ctx, served));
   return { [mapping.resource]: rendered, nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
 }

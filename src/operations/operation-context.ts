@@ -2,8 +2,9 @@ import type { LookupCache } from '../hydrate/lookup-cache.js';
 import type { PageTokenCodec } from '../list/page-token.js';
 import type { SnapshotCache } from '../list/snapshot-cache.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
-import type { MetaStore } from '../meta/meta-store.js';
-import type { KeyedLock } from '../update/keyed-lock.js';
+import type { TimesStore } from '../meta/meta-store.js';
+import type { IdempotencyStore } from '../stores/idempotency-store.js';
+import type { WriteLock } from '../update/write-lock.js';
 import type { V1Client } from '../upstream/v1-client.js';
 
 /** What one v2 operation needs: the resource's compiled mapping and the caller's v1 credentials. */
@@ -12,8 +13,10 @@ export interface OperationContext {
   v1: V1Client;
   authorization: string | undefined;
   requestId: string;
-  /** serializes read-modify-writes per uid (one per app) */
-  locks: KeyedLock;
+  /** serializes read-modify-writes per uid (one per app; on Redis across replicas) */
+  locks: WriteLock;
+  /** Idempotency-Key records of creates (one per app; on Redis across replicas) */
+  idempotency: IdempotencyStore;
   /** list snapshots and page tokens (one per app) */
   lists: { cache: SnapshotCache<OperationContext>; tokens: PageTokenCodec };
   /** the caller's fingerprint (a hash of its Authorization) */
@@ -23,13 +26,13 @@ export interface OperationContext {
   /** per-caller lookups for hydration (one per app) */
   lookups: LookupCache;
   /** the times v1 does not keep (one per app) */
-  meta: MetaStore;
+  meta: TimesStore;
   /** the clock of page tokens and synthesized times */
   now: () => number;
 }
 
 /** What every operation of one app shares. */
-export type AppServices = Pick<OperationContext, 'locks' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
+export type AppServices = Pick<OperationContext, 'locks' | 'idempotency' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
 
 /** The prefix of every list snapshot a caller holds for a resource. */
 export function snapshotPrefix(ctx: OperationContext): string {

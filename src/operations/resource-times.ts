@@ -25,10 +25,10 @@ function stamp(ctx: OperationContext, item: Json, times: MetaTimes): Json {
  * v1 records read from v1, translated (`translate`), with the times v1 does not keep: first seen,
  * or moved when the record changed since the last read.
  */
-export function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Json[] {
+export async function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Promise<Json[]> {
   if (!ctx.resource.meta) return records.map(translate);
   const key = ctx.resource.mapping.v1.key;
-  const times = ctx.meta.observe(
+  const times = await ctx.meta.observe(
     records.map((record) => ({ key: keyOf(ctx, record[key]), record, since: sinceOf(ctx, record) })),
     ctx.now(),
   );

@@ -35,7 +35,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   const violations = validateInput(normalizeKeys(rawBody), ctx.resource).filter((v) => heads.has(v.field));
   if (violations.length > 0) throw ApiError.invalidArgument(violations);
 
-  return ctx.locks.run(`${mapping.resource}/${uid}`, async () => {
+  return ctx.locks.run(`${mapping.resource}/${uid}`, async (fence) => {
     // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
     const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
     if (!current) throw notFound(ctx, uid);
@@ -51,12 +51,10 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     // a PATCH that changes nothing writes nothing (and so moves no updateTime)
     const wasDeep = valueNestsDeeperThan(current, MAX_RECORD_DEPTH);
     if (!wasDeep && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
-      const [same] = await hydrateItems(
-        ctx,
-        translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)),
-      );
+      const [same] = await hydrateItems(ctx, await translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)));
       return same as Json;
     }
+    await fence();
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
     if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
     const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));

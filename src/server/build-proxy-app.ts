@@ -10,7 +10,12 @@ import { SnapshotCache } from '../list/snapshot-cache.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
-import type { MetaStore } from '../meta/meta-store.js';
+import type { TimesStore } from '../meta/meta-store.js';
+import { RedisMetaStore } from '../meta/redis-meta-store.js';
+import { MemoryIdempotency } from '../stores/memory-idempotency.js';
+import { openRedis } from '../stores/open-redis.js';
+import { RedisIdempotency } from '../stores/redis-idempotency.js';
+import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
 import type { OperationContext } from '../operations/operation-context.js';
 import { KeyedLock } from '../update/keyed-lock.js';
@@ -48,7 +53,7 @@ export interface ProxyAppOptions {
   /** the clock of page tokens and synthesized times (tests) */
   now?: () => number;
   /** the side store of synthesized times (default: from META_STORE; a given one is not closed with the app) */
-  meta?: MetaStore;
+  meta?: TimesStore;
   /** follow the rollout file for changes and SIGHUP (default true) */
   watchRollout?: boolean;
   /** the dice of shadow and noise sampling (tests) */
@@ -127,9 +132,19 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     cache: new SnapshotCache<OperationContext>({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
   };
+  // REDIS_URL: the state replicas must agree on (write locks, idempotency records, META_STORE=redis)
+  const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (message) => app.log.error(message)) : undefined;
+  if (redis) {
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   let meta = opts.meta;
   if (!meta) {
-    const own = await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
+    const own =
+      settings.metaStore === 'redis' && redis
+        ? new RedisMetaStore(redis)
+        : await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
     app.addHook('onClose', async () => {
       await own.close();
     });
@@ -193,7 +208,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     v1Client,
     {
       lists,
-      locks: new KeyedLock(),
+      locks: redis ? new RedisWriteLock(redis, { leaseMs: Math.max(5_000, 3 * settings.v1TimeoutMs), waitMs: 30_000 }) : new KeyedLock(),
+      idempotency: redis ? new RedisIdempotency(redis) : new MemoryIdempotency(100_000, opts.now),
       resources: new Map(resources.map((r) => [r.mapping.resource, r])),
       lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
       meta,

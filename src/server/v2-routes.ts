@@ -7,6 +7,7 @@ import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RouteTable } from '../mapping/route-table.js';
 import { createResource } from '../operations/create-resource.js';
+import { idempotentCreate } from '../operations/idempotent-create.js';
 import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
 import type { AppServices, OperationContext } from '../operations/operation-context.js';
@@ -163,17 +164,19 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     const { resource } = route;
     const authorization = req.headers.authorization;
     const ctx: OperationContext = { ...services, resource, v1, authorization, requestId: req.id, caller: callerFingerprint(authorization) };
+    const create = (parent: string) =>
+      idempotentCreate(ctx, req.headers['idempotency-key'], { url: req.url, body: req.body }, () => createResource(ctx, parent, req.body));
     if (route.kind === 'verb') {
       if (!resource.mapping.v2.verbs.includes(route.verb)) throw noRoute(req);
       throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);
     }
     if (route.kind === 'collection') {
       if (req.method === 'GET' && allows(resource, 'list')) return listResource(ctx, req.query as RawQuery);
-      if (req.method === 'POST' && allows(resource, 'create') && resource.mapping.rootParent) return createResource(ctx, '', req.body);
+      if (req.method === 'POST' && allows(resource, 'create') && resource.mapping.rootParent) return create('');
       throw wrongMethod(req, resource);
     }
     if (route.uid === '') {
-      if (req.method === 'POST' && allows(resource, 'create') && resource.mapping.rootParent) return createResource(ctx, '', req.body);
+      if (req.method === 'POST' && allows(resource, 'create') && resource.mapping.rootParent) return create('');
       throw noRoute(req);
     }
     switch (req.method) {
@@ -181,7 +184,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
         if (allows(resource, 'get')) return getResource(ctx, requireUid(route.uid, 'uid'));
         break;
       case 'POST':
-        if (allows(resource, 'create')) return createResource(ctx, requireUid(route.uid, 'parent'), req.body);
+        if (allows(resource, 'create')) return create(requireUid(route.uid, 'parent'));
         break;
       case 'PATCH':
         if (allows(resource, 'update')) return updateResource(ctx, requireUid(route.uid, 'uid'), req.body, req.query as RawQuery);

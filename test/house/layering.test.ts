@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   rollout: 5,
   metrics: 5,
   shadow: 5,
+  stores: 5,
   operations: 6,
   emulator: 6,
   config: 6,

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
+import type { Json } from '../json/json-path.js';
+import type { OperationContext } from './operation-context.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+// how long a claim waits for its first request, and how long a dead owner's claim blocks the key
+const WAIT_MS = 30_000;
+const PENDING_MS = 60_000;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * A create with an `Idempotency-Key`: the first request with the key (per caller) runs; a retry
+ * with the same key and the same request within 24 h gets the first answer without a second v1
+ * create, waiting if the first is still running; the same key with another request is
+ * INVALID_ARGUMENT. A failed first request releases the key, so a retry runs again.
+ */
+export async function idempotentCreate(
+  ctx: OperationContext,
+  key: string | string[] | undefined,
+  request: { url: string; body: unknown },
+  create: () => Promise<Json>,
+): Promise<Json> {
+  if (key === undefined) return create();
+  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+    throw ApiError.invalidArgument([{ field: 'Idempotency-Key', description: 'must be one header of 1 to 255 visible ASCII characters' }]);
+  }
+  const store = ctx.idempotency;
+  const id = createHash('sha256').update(`${ctx.caller}\0${ctx.resource.mapping.resource}\0${key}`).digest('base64url');
+  const hash = createHash('sha256')
+    .update(`${request.url}\0${JSON.stringify(request.body ?? null)}`)
+    .digest('base64url');
+  const until = Date.now() + WAIT_MS;
+  let pause = 5;
+  for (;;) {
+    const claim = await store.claim(id, hash, PENDING_MS);
+    if (claim.state === 'mismatch') {
+      throw ApiError.invalidArgument([{ field: 'Idempotency-Key', description: 'was already used with another request; use a new key for a new request' }]);
+    }
+    if (claim.state === 'done') return JSON.parse(claim.answer) as Json;
+    if (claim.state === 'owner') break;
+    if (Date.now() >= until) throw new ApiError(GrpcCode.ABORTED, 'the first request with this Idempotency-Key is still running; retry later');
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 100);
+  }
+  let result: Json;
+  try {
+    result = await create();
+  } catch (err) {
+    await store.release(id);
+    throw err;
+  }
+  await store.complete(id, hash, JSON.stringify(result), IDEMPOTENCY_TTL_MS);
+  return result;
+}
