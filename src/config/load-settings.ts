@@ -69,6 +69,7 @@ function toSettings(p: ParsedSettings): Settings {
     pageTokenSecret: p.PAGE_TOKEN_SECRET,
     listCacheTtlMs: p.LIST_CACHE_TTL_MS,
     listCacheMaxBytes: p.LIST_CACHE_MAX_BYTES,
+    listReauthMs: p.LIST_REAUTH_MS,
     lookupCacheTtlMs: p.LOOKUP_CACHE_TTL_MS,
     metaStore: p.META_STORE,
     v2BaseUrl: p.V2_BASE_URL,

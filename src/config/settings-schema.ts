@@ -66,6 +66,15 @@ export const SettingsSchema = z.object({
     .optional()
     .describe('secret that seals page tokens (default: random per process, with a warning)'),
   LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0 = no reuse)"),
+  LIST_REAUTH_MS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must not be negative' })
+    .max(1_000, { error: 'must be at most 1000' })
+    .default(500)
+    .describe(
+      "a page served from a kept list snapshot first re-checks the caller's access with one small v1 read when the last check is older than this, in milliseconds (0 = every page)",
+    ),
   LOOKUP_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
   META_STORE: text
     .regex(/^(memory|redis|file:.+)$/, { error: 'must be memory, redis or file:<path>' })
@@ -156,6 +165,7 @@ export interface Settings {
   pageTokenSecret: string | undefined;
   listCacheTtlMs: number;
   listCacheMaxBytes: number;
+  listReauthMs: number;
   lookupCacheTtlMs: number;
   metaStore: string;
   v2BaseUrl: string | undefined;

@@ -9,8 +9,12 @@ export interface Snapshot<C = unknown> {
   keyOf: KeyFn;
   /** the items of a page as the client sees them (before hydration) */
   render: (ctx: C, page: Json[]) => Json[] | Promise<Json[]>;
+  /** the uid of an item of `items` (to re-authorize a page with one small v1 read) */
+  uidOf: (item: Json) => unknown;
   /** approximate memory held, from the size of the v1 answer it came from */
   bytes: number;
+  /** when v1 last confirmed the caller sees it (ms, the operation clock): its load, or a re-check */
+  checkedAt: number;
 }
 
 /**
@@ -28,10 +32,24 @@ export class SnapshotCache<C = unknown> {
   }
 
   async get(key: string, load: () => Promise<Snapshot<C>>): Promise<Snapshot<C>> {
+    return (await this.lookup(key, load)).snapshot;
+  }
+
+  /** The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one. */
+  async lookup(key: string, load: () => Promise<Snapshot<C>>): Promise<{ snapshot: Snapshot<C>; fresh: boolean }> {
     const cached = this.lru?.get(key);
-    if (cached) return cached;
+    if (cached) return { snapshot: cached, fresh: false };
     const pending = this.inFlight.get(key);
-    if (pending) return pending;
+    if (pending) return { snapshot: await pending, fresh: true };
+    return { snapshot: await this.load(key, load), fresh: true };
+  }
+
+  /** Drops one snapshot. */
+  delete(key: string): void {
+    this.lru?.delete(key);
+  }
+
+  private load(key: string, load: () => Promise<Snapshot<C>>): Promise<Snapshot<C>> {
     const loading = load().then(
       (snapshot) => {
         this.inFlight.delete(key);

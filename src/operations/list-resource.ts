@@ -2,7 +2,8 @@ import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
 import { translateWithTimes } from './resource-times.js';
-import { fetchV1Collection } from './v1-records.js';
+import { fetchV1Collection, findV1 } from './v1-records.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
 import { parseOrderBy } from '../mapping/order-by.js';
@@ -27,6 +28,20 @@ async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<{
   const key = ctx.resource.mapping.v1.key;
   const seen = new Set(scoped.items.map((r) => r[key]));
   return { items: [...scoped.items, ...root.items.filter((r) => !seen.has(r[key]))], bytes: scoped.bytes + root.bytes };
+}
+
+/** Whether v1 still shows `item` to this caller (nothing to check when there is no item). */
+async function stillVisible(ctx: OperationContext, snapshot: Snapshot<OperationContext>, item: Json | undefined): Promise<boolean> {
+  if (item === undefined) return true;
+  const uid = snapshot.uidOf(item);
+  if (typeof uid !== 'string') return false;
+  try {
+    return (await findV1(ctx, uid)) !== undefined;
+  } catch (err) {
+    // refused (permission, not found): read the whole list again, which answers as v1 now does
+    if (err instanceof ApiError && err.code !== GrpcCode.UNAVAILABLE && err.code !== GrpcCode.DEADLINE_EXCEEDED) return false;
+    throw err;
+  }
 }
 
 const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
@@ -61,22 +76,39 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     if (!('expired' in opened)) after = opened.position.after as KeyValue[];
   }
 
-  const snapshot = await ctx.lists.cache.get(`${snapshotPrefix(ctx)}${binding}`, async (): Promise<Snapshot<OperationContext>> => {
+  const key = `${snapshotPrefix(ctx)}${binding}`;
+  const load = async (): Promise<Snapshot<OperationContext>> => {
     const fetched = await fetchWithRoot(ctx, plan);
     const bytes = fetched.bytes * 2;
     // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they
     // came and only the items a page serves are translated: far less to allocate and promote.
     const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
-    if (fromV1) return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, bytes };
+    const v1Key = mapping.v1.key;
+    if (fromV1)
+      return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, uidOf: (r) => r[v1Key], bytes, checkedAt: now };
     const keyOf = v2KeyFn(order.keys);
     const items = (await translateWithTimes(ctx, fetched.items, (record) => toV2(record, rules, capabilities))).filter((item) =>
       plan.predicates.every((p) => p(item)),
     );
-    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, bytes };
-  });
-
+    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, uidOf: (item) => item.uid, bytes, checkedAt: now };
+  };
   const { pageSize, skip } = page.params;
-  const start = (after ? seekAfter(snapshot.items, after, order.keys, snapshot.keyOf) : 0) + skip;
+  const seek = (items: Json[], keyOf: Snapshot['keyOf']) => (after ? seekAfter(items, after, order.keys, keyOf) : 0) + skip;
+  const found = await ctx.lists.cache.lookup(key, load);
+  let snapshot = found.snapshot;
+  // AIP-158: a kept snapshot is not a capability. A page it serves is re-authorized (once the last
+  // check is older than LIST_REAUTH_MS) with one small v1 read: the page's first item, with the
+  // caller's credentials. When v1 no longer shows it (access revoked, or the item gone), the
+  // snapshot is dropped and read again from v1.
+  if (!found.fresh && now - snapshot.checkedAt >= ctx.lists.reauthMs) {
+    if (await stillVisible(ctx, snapshot, snapshot.items[seek(snapshot.items, snapshot.keyOf)] ?? snapshot.items[0])) snapshot.checkedAt = now;
+    else {
+      ctx.lists.cache.delete(key);
+      ({ snapshot } = await ctx.lists.cache.lookup(key, load));
+    }
+  }
+
+  const start = seek(snapshot.items, snapshot.keyOf);
   const served = snapshot.items.slice(start, start + pageSize);
   const end = start + served.length;
   const nextPageToken =

@@ -17,8 +17,8 @@ export interface OperationContext {
   locks: WriteLock;
   /** Idempotency-Key records of creates (one per app; on Redis across replicas) */
   idempotency: IdempotencyStore;
-  /** list snapshots and page tokens (one per app) */
-  lists: { cache: SnapshotCache<OperationContext>; tokens: PageTokenCodec };
+  /** list snapshots and page tokens (one per app); a kept snapshot's access is re-checked after `reauthMs` */
+  lists: { cache: SnapshotCache<OperationContext>; tokens: PageTokenCodec; reauthMs: number };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
   /** every resource, by name (lookups of one resource from another) */

@@ -131,6 +131,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const lists = {
     cache: new SnapshotCache<OperationContext>({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
+    reauthMs: settings.listReauthMs,
   };
   // REDIS_URL: the state replicas must agree on (write locks, idempotency records, META_STORE=redis)
   const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (message) => app.log.error(message)) : undefined;

@@ -25,6 +25,7 @@ describe('settings', () => {
         pageTokenSecret: undefined,
         listCacheTtlMs: 5_000,
         listCacheMaxBytes: 268_435_456,
+        listReauthMs: 500,
         lookupCacheTtlMs: 5_000,
         metaStore: 'memory',
         v2BaseUrl: undefined,

@@ -98,7 +98,14 @@ describe('sorting and seeking', () => {
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ items: [{ n }], keyOf: () => [n], render: (_ctx: unknown, page: Record<string, unknown>[]) => page, bytes: 10 });
+  const snapshot = (n: number) => ({
+    items: [{ n }],
+    keyOf: () => [n],
+    render: (_ctx: unknown, page: Record<string, unknown>[]) => page,
+    uidOf: () => String(n),
+    bytes: 10,
+    checkedAt: 0,
+  });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;

@@ -28,11 +28,12 @@ describe('role-binding hydration: batched, bounded, per caller', () => {
   const list = (query: string, token = DEV_TOKEN) => call(env.proxy.url, 'GET', `/iam/v2beta1/roleBindings?${query}`, { token });
 
   beforeAll(async () => {
-    env = await startProxyOnEmulator({}, undefined, { seed: seed() });
+    // every page re-checks access (AIP-158) so that call counts do not depend on the clock
+    env = await startProxyOnEmulator({ LIST_REAUTH_MS: '0' }, undefined, { seed: seed() });
   });
   afterAll(() => env.close());
 
-  it('a List page of 200 costs 2 v1 calls (the list, one batched identity lookup); the next page 1', async () => {
+  it('a List page of 200 costs 2 v1 calls (the list, one batched identity lookup); the next page 2 (a one-binding access re-check, the lookup)', async () => {
     await reset();
     const first = await list(`group=${A_TEAM}&page_size=200`);
     expect(first.status).toBe(200);
@@ -46,7 +47,7 @@ describe('role-binding hydration: batched, bounded, per caller', () => {
     await reset();
     const second = await list(`group=${A_TEAM}&page_size=200&page_token=${first.body.nextPageToken}`);
     expect(second.body.roleBindings.length).toBe(BOTS + 2 - 200);
-    expect((await stats()).requests).toEqual({ 'GET /iam/v1/identities': 1 });
+    expect((await stats()).requests).toEqual({ 'GET /iam/v1/rolebindings': 1, 'GET /iam/v1/identities': 1 });
   });
 
   it('an identity the caller cannot see leaves name and description empty; the binding is still served', async () => {
@@ -75,7 +76,10 @@ describe('role-binding hydration: batched, bounded, per caller', () => {
     const token = `token-fresh-${'y'.repeat(12)}`;
     env.h.emu.store.tokens.set(token, ALICE);
     await reset();
+    // v1 answers slowly, so all five requests are certain to arrive while the one fetch runs
+    await env.h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v1/rolebindings', delayMs: 300 }] } });
     const pages = await Promise.all(Array.from({ length: 5 }, () => list(`group=${A_TEAM}&page_size=50`, token)));
+    await env.h.dev('DELETE', '/__emulator/faults');
     expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(pages.map((p) => JSON.stringify(p.body.roleBindings))).size).toBe(1);
     expect(await stats()).toEqual({ total: 2, requests: { 'GET /iam/v1/rolebindings': 1, 'GET /iam/v1/identities': 1 } });
