@@ -1,5 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import { apiError } from '../errors/error-registry.js';
 import { isObject } from '../json/json-path.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
@@ -40,7 +39,7 @@ export async function exchangeToken(
   });
   if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
   if (!isObject(answer.body) || typeof answer.body.token !== 'string') {
-    throw new ApiError(GrpcCode.UNAVAILABLE, 'the token issuer sent an answer without a token');
+    throw apiError('ISSUER_NO_TOKEN');
   }
   return answer.body;
 }

@@ -1,4 +1,4 @@
-import { GrpcCode, type GrpcCodeNumber } from './grpc-codes.js';
+import type { GrpcCodeNumber } from './grpc-codes.js';
 
 export interface FieldViolation {
   field: string;
@@ -18,25 +18,18 @@ export interface ApiErrorDetails {
 }
 
 /**
- * The one error type of the proxy. `detail` is the message without its code prefix; rendering adds the
- * prefix, the ErrorInfo and the typed details (see render-error.ts).
+ * The one error type of the proxy, made only through the registry (`apiError` in error-registry.ts).
+ * `detail` is the message without its code prefix; rendering adds the prefix, the ErrorInfo and the
+ * typed details (see render-error.ts). `entry` names the registry entry it came from.
  */
 export class ApiError extends Error {
   constructor(
     readonly code: GrpcCodeNumber,
     readonly detail: string,
     readonly details: ApiErrorDetails = {},
+    readonly entry: string = 'INTERNAL',
   ) {
     super(detail);
     this.name = 'ApiError';
-  }
-
-  static invalidArgument(violations: FieldViolation[]): ApiError {
-    const text = violations.map((v) => `${v.field}: ${v.description}`).join('; ');
-    return new ApiError(GrpcCode.INVALID_ARGUMENT, text, { fieldViolations: violations });
-  }
-
-  static failedPrecondition(violation: PreconditionViolation): ApiError {
-    return new ApiError(GrpcCode.FAILED_PRECONDITION, violation.description, { preconditionViolations: [violation] });
   }
 }

@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import { invalidFields } from '../errors/error-registry.js';
+import type { ApiError } from '../errors/api-error.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { ListFilter } from '../mapping/mapping-schema.js';
 import { enumToV1 } from '../translate/convert-enum.js';
@@ -54,7 +55,7 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
   const plan: FilterPlan = { v1Query: {}, predicates: [], signature: '' };
   const used: [string, string[]][] = [];
   if (paramValues(query, 'name').some((v) => v !== '') && !resource.filters.has('name')) {
-    return ApiError.invalidArgument([{ field: 'name', description: `${mapping.resource} have no name to filter on` }]);
+    return invalidFields([{ field: 'name', description: `${mapping.resource} have no name to filter on` }]);
   }
   for (const filter of resource.filters.values()) {
     const values = paramValues(query, filter.param).filter((v) => v !== '');
@@ -62,7 +63,7 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
       // v2 include_X (default false) is the inverse of v1 exclude_X.
       const included = values.at(-1) === 'true' || values.at(-1) === '1';
       if (values.length > 0 && !['true', 'false', '1', '0'].includes(values.at(-1) ?? '')) {
-        return ApiError.invalidArgument([{ field: filter.param, description: `${filter.param} must be true or false` }]);
+        return invalidFields([{ field: filter.param, description: `${filter.param} must be true or false` }]);
       }
       plan.v1Query[filter.v1 ?? filter.param] = included ? 'false' : 'true';
       used.push([filter.param, [String(included)]]);
@@ -71,7 +72,7 @@ export function planFilters(resource: CompiledResource, query: RawQuery): Filter
     if (values.length === 0) continue;
     if (filter.match === 'presence') {
       const unknown = values.find((v) => filter.values?.[v] === undefined);
-      if (unknown !== undefined) return ApiError.invalidArgument([{ field: filter.param, description: `unknown ${filter.param} ${JSON.stringify(unknown)}` }]);
+      if (unknown !== undefined) return invalidFields([{ field: filter.param, description: `unknown ${filter.param} ${JSON.stringify(unknown)}` }]);
     }
     const given = filter.repeated ? values : values.slice(-1);
     used.push([filter.param, filter.repeated ? [...given].sort() : given]);

@@ -1,6 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import { hydrateItems } from '../operations/hydrate-items.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { type Json, isObject } from '../json/json-path.js';
 import { toV1 } from '../translate/v2-to-v1.js';
 import { toV2 } from '../translate/v1-to-v2.js';
@@ -16,10 +15,10 @@ import { callV1, writeResult } from './v1-records.js';
 export async function createResource(ctx: OperationContext, parent: string, rawBody: unknown): Promise<Json> {
   const { mapping, rules, capabilities } = ctx.resource;
   const given = objectBody(rawBody);
-  if (!given) throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
+  if (!given) throw invalidFields([{ field: 'body', description: 'the body must be a JSON object' }]);
   const body = normalizeKeys(given);
   const violations = validateInput(body, ctx.resource);
-  if (violations.length > 0) throw ApiError.invalidArgument(violations);
+  if (violations.length > 0) throw invalidFields(violations);
   const v1Body = toV1(body, rules, capabilities, 'drop');
   const created = await callV1(ctx, {
     method: 'POST',
@@ -27,7 +26,7 @@ export async function createResource(ctx: OperationContext, parent: string, rawB
     json: v1Body,
   });
   if (!isObject(created) || typeof created[mapping.v1.key] !== 'string') {
-    throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} create answer`);
+    throw apiError('V1_MALFORMED_WRITE', { resource: mapping.resource, operation: 'create' });
   }
   const uid = created[mapping.v1.key] as string;
   const record = await translateWritten(ctx, uid, await writeResult(ctx, uid, created), true, (r) => toV2(r, rules, capabilities));

@@ -1,6 +1,5 @@
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
 import type { OperationContext } from './operation-context.js';
 
@@ -24,7 +23,7 @@ export async function idempotentCreate(
 ): Promise<Json> {
   if (key === undefined) return create();
   if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-    throw ApiError.invalidArgument([{ field: 'Idempotency-Key', description: 'must be one header of 1 to 255 visible ASCII characters' }]);
+    throw invalidFields([{ field: 'Idempotency-Key', description: 'must be one header of 1 to 255 visible ASCII characters' }]);
   }
   const store = ctx.idempotency;
   const id = createHash('sha256').update(`${ctx.caller}\0${ctx.resource.mapping.resource}\0${key}`).digest('base64url');
@@ -36,11 +35,11 @@ export async function idempotentCreate(
   for (;;) {
     const claim = await store.claim(id, hash, PENDING_MS);
     if (claim.state === 'mismatch') {
-      throw ApiError.invalidArgument([{ field: 'Idempotency-Key', description: 'was already used with another request; use a new key for a new request' }]);
+      throw invalidFields([{ field: 'Idempotency-Key', description: 'was already used with another request; use a new key for a new request' }]);
     }
     if (claim.state === 'done') return JSON.parse(claim.answer) as Json;
     if (claim.state === 'owner') break;
-    if (Date.now() >= until) throw new ApiError(GrpcCode.ABORTED, 'the first request with this Idempotency-Key is still running; retry later');
+    if (Date.now() >= until) throw apiError('IDEMPOTENCY_BUSY');
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 100);
   }

@@ -1,3 +1,4 @@
+import { invalidFields } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
@@ -44,7 +45,7 @@ async function stillVisible(ctx: OperationContext, snapshot: Snapshot<OperationC
   }
 }
 
-const invalidToken = (description: string) => ApiError.invalidArgument([{ field: 'page_token', description }]);
+const invalidToken = (description: string) => invalidFields([{ field: 'page_token', description }]);
 
 /**
  * `GET …/<plural>`: the v2 list contract on top of a v1 list that does not page. The collection is
@@ -56,9 +57,9 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   const plan = planFilters(ctx.resource, query);
   if (plan instanceof ApiError) throw plan;
   const page = parsePageParams(query);
-  if (!page.ok) throw ApiError.invalidArgument(page.violations);
+  if (!page.ok) throw invalidFields(page.violations);
   const order = parseOrderBy(page.params.orderBy, mapping.list);
-  if (!order.ok) throw ApiError.invalidArgument([order.violation]);
+  if (!order.ok) throw invalidFields([order.violation]);
 
   const binding = PageTokenCodec.bindingOf([mapping.resource, plan.signature, order.canonical, ctx.caller]);
   const now = ctx.now();

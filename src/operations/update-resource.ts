@@ -1,5 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import { hydrateItems } from '../operations/hydrate-items.js';
 import { paramValues, type RawQuery } from '../list/query-params.js';
 import { valueNestsDeeperThan } from '../json/json-depth.js';
@@ -25,15 +24,15 @@ const REPAIR_READ_DEPTH = 100_000;
  */
 export async function updateResource(ctx: OperationContext, uid: string, rawBody: unknown, query: RawQuery): Promise<Json> {
   const { mapping, rules, capabilities } = ctx.resource;
-  if (!isObject(rawBody)) throw ApiError.invalidArgument([{ field: 'body', description: 'the body must be a JSON object' }]);
+  if (!isObject(rawBody)) throw invalidFields([{ field: 'body', description: 'the body must be a JSON object' }]);
   const maskParam = paramValues(query, 'update_mask').join(',');
   const parsed = parseFieldMask(maskParam, rawBody, rules);
-  if (!parsed.ok) throw ApiError.invalidArgument(parsed.violations);
+  if (!parsed.ok) throw invalidFields(parsed.violations);
   const { fields } = parsed;
   // the body is checked as on create, for the fields this PATCH changes
   const heads = new Set(fields.map((f) => f.path[0] as string));
   const violations = validateInput(normalizeKeys(rawBody), ctx.resource).filter((v) => heads.has(v.field));
-  if (violations.length > 0) throw ApiError.invalidArgument(violations);
+  if (violations.length > 0) throw invalidFields(violations);
 
   return ctx.locks.run(`${mapping.resource}/${uid}`, async (fence) => {
     // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
@@ -43,10 +42,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     const tooDeep = Object.keys(record).find((k) => valueNestsDeeperThan(record[k], MAX_RECORD_DEPTH));
     if (tooDeep !== undefined) {
       const field = rules.outByV1.get(tooDeep)?.[0]?.v2.join('.') ?? tooDeep;
-      throw new ApiError(
-        GrpcCode.FAILED_PRECONDITION,
-        `${field} is stored nested deeper than ${MAX_RECORD_DEPTH} levels; include ${field} in this PATCH with a shallower value`,
-      );
+      throw apiError('RECORD_TOO_DEEP', { field, limit: MAX_RECORD_DEPTH });
     }
     // a PATCH that changes nothing writes nothing (and so moves no updateTime)
     const wasDeep = valueNestsDeeperThan(current, MAX_RECORD_DEPTH);
@@ -56,7 +52,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     }
     await fence();
     const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
-    if (!isObject(written)) throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${mapping.resource} update answer`);
+    if (!isObject(written)) throw apiError('V1_MALFORMED_WRITE', { resource: mapping.resource, operation: 'update' });
     const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));
     afterWrite(ctx);
     const [item] = await hydrateItems(ctx, [result]);

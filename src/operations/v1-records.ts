@@ -1,5 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
 import { type Json, isObject } from '../json/json-path.js';
 import type { QueryValues, V1Answer, V1Request } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
@@ -15,7 +15,7 @@ async function answerOf(ctx: OperationContext, req: Omit<V1Request, 'authorizati
   const answer = await ctx.v1.call({ ...req, authorization: ctx.authorization, requestId: ctx.requestId });
   if (answer.status < 200 || answer.status > 299) {
     const err = v1ErrorToApiError(answer.status, answer.body);
-    throw new ApiError(err.code, inV2Words(err.detail, ctx.resources.values()), err.details);
+    throw apiError('V1_REFUSED', { message: inV2Words(err.detail, ctx.resources.values()) }, err.details, err.code);
   }
   return answer;
 }
@@ -40,7 +40,7 @@ export async function fetchV1Collection(ctx: OperationContext, query: QueryValue
     token = paged && isObject(answer.body) && typeof answer.body.nextPageToken === 'string' ? answer.body.nextPageToken : '';
     if (token === '') return { items, bytes };
   }
-  throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend kept paging ${ctx.resource.mapping.resource} past ${MAX_V1_PAGES} pages`);
+  throw apiError('V1_ENDLESS_PAGING', { resource: ctx.resource.mapping.resource, limit: MAX_V1_PAGES });
 }
 
 /** The items of a v1 list answer, checked: an array of objects each holding a string key. */
@@ -49,7 +49,7 @@ export function itemsOf(ctx: OperationContext, body: unknown): Json[] {
   const items = isObject(body) ? body.items : undefined;
   if (items === undefined && isObject(body)) return [];
   if (!Array.isArray(items) || !items.every((i) => isObject(i) && typeof i[key] === 'string')) {
-    throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a malformed ${ctx.resource.mapping.resource} list`);
+    throw apiError('V1_MALFORMED_LIST', { resource: ctx.resource.mapping.resource });
   }
   return items as Json[];
 }
@@ -81,5 +81,5 @@ export async function writeResult(ctx: OperationContext, uid: string, written: J
 
 export function notFound(ctx: OperationContext, uid: string): ApiError {
   const { resource } = ctx.resource.mapping;
-  return new ApiError(GrpcCode.NOT_FOUND, `${resource}/${uid}`, { metadata: { resource, uid } });
+  return apiError('NOT_FOUND', { resource, uid }, { metadata: { resource, uid } });
 }

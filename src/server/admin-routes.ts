@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { apiError } from '../errors/error-registry.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { RolloutController } from '../rollout/rollout-controller.js';
 import type { DiffBook } from '../shadow/diff-book.js';
@@ -30,8 +29,8 @@ function requireAdmin(req: FastifyRequest, reply: FastifyReply, adminToken: stri
   if (token !== undefined && sameSecret(token, adminToken)) return;
   // a browser shows its login prompt for this; the password is the admin token
   void reply.header('www-authenticate', 'Basic realm="v2proxy admin", charset="UTF-8"');
-  if (token === undefined) throw new ApiError(GrpcCode.UNAUTHENTICATED, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
-  throw new ApiError(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid');
+  if (token === undefined) throw apiError('ADMIN_TOKEN_MISSING');
+  throw apiError('ADMIN_TOKEN_INVALID');
 }
 
 /** The rollout admin API and the Prometheus metrics. */
@@ -53,8 +52,7 @@ export function registerAdminRoutes(
     });
     admin.post('/admin/rollout/reload', async (_req, reply) => {
       const result = rollout.reload();
-      if (!result.ok)
-        throw new ApiError(GrpcCode.FAILED_PRECONDITION, `the rollout file was refused, the last good configuration stays in force: ${result.error}`);
+      if (!result.ok) throw apiError('ROLLOUT_FILE_REFUSED', { reason: result.error ?? 'invalid' });
       return reply.send(rollout.status());
     });
     admin.get('/admin/diff', async (_req, reply) => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { apiError } from '../errors/error-registry.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
-import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { LookupCache } from '../hydrate/lookup-cache.js';
 import { PageTokenCodec } from '../list/page-token.js';
@@ -79,7 +79,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     // A URL fastify cannot even decode still answers in the one error shape.
     // (its reply is typed with unresolved route generics, hence the structural cast)
     frameworkErrors: (err, _req, reply) => {
-      sendError(reply as unknown as ErrorReply, new ApiError(GrpcCode.INVALID_ARGUMENT, `malformed request: ${err.message}`));
+      sendError(reply as unknown as ErrorReply, apiError('MALFORMED_REQUEST', { reason: err.message }));
     },
   });
   // v2 bodies are JSON (or the STS form); plain text is refused rather than read as an empty body.

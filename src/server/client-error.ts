@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { apiError, httpStatusOfEntry } from '../errors/error-registry.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import type { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render-error.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** What Node's HTTP parser refused, as a status and an error in the one shape. */
 function classify(code: string | undefined): { status: number; error: ApiError } {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, error: new ApiError(GrpcCode.DEADLINE_EXCEEDED, 'the request (headers and body) did not arrive in time') };
+    return { status: httpStatusOfEntry('REQUEST_TIMEOUT'), error: apiError('REQUEST_TIMEOUT') };
   }
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, error: new ApiError(GrpcCode.RESOURCE_EXHAUSTED, 'the request headers are too large') };
+    return { status: httpStatusOfEntry('HEADERS_TOO_LARGE'), error: apiError('HEADERS_TOO_LARGE') };
   }
-  if (code === 'HPE_INVALID_METHOD') return { status: 400, error: new ApiError(GrpcCode.INVALID_ARGUMENT, 'malformed request: unknown HTTP method') };
-  return { status: 400, error: new ApiError(GrpcCode.INVALID_ARGUMENT, 'malformed request: the HTTP request could not be parsed') };
+  if (code === 'HPE_INVALID_METHOD') return { status: 400, error: apiError('MALFORMED_REQUEST', { reason: 'unknown HTTP method' }) };
+  return { status: 400, error: apiError('MALFORMED_REQUEST', { reason: 'the HTTP request could not be parsed' }) };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import { apiError } from '../errors/error-registry.js';
 import type { V1Probe } from '../upstream/v1-probe.js';
 import { sendError } from './send-error.js';
 
@@ -10,6 +9,6 @@ export function registerHealthRoutes(app: FastifyInstance, probe: V1Probe): void
   app.get('/readyz', async (_req, reply) => {
     const result = await probe.check();
     if (result.ok) return { status: 'ready' };
-    return sendError(reply, new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend does not answer (${result.reason})`));
+    return sendError(reply, apiError('V1_NOT_READY', { reason: result.reason }));
   });
 }

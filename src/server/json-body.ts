@@ -1,7 +1,6 @@
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { nestsDeeperThan } from '../json/json-depth.js';
 
 /** Deepest nesting of objects and arrays a request body may have; no v2 resource needs more than a few levels. */
@@ -21,21 +20,14 @@ export function registerJsonBody(app: FastifyInstance): void {
       return;
     }
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
-      done(ApiError.invalidArgument([{ field: 'body', description: `nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels` }]));
+      done(invalidFields([{ field: 'body', description: `nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels` }]));
       return;
     }
     try {
       done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {
       const message = (err as Error).message;
-      done(
-        new ApiError(
-          GrpcCode.INVALID_ARGUMENT,
-          /prototype|constructor/i.test(message)
-            ? 'request body holds a forbidden key (__proto__ or constructor.prototype)'
-            : `request body is not valid JSON: ${message}`,
-        ),
-      );
+      done(/prototype|constructor/i.test(message) ? apiError('FORBIDDEN_KEY') : apiError('INVALID_JSON', { reason: message }));
     }
   });
 }

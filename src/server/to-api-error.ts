@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import { apiError } from '../errors/error-registry.js';
 
 /** Maps whatever was thrown to an ApiError; anything unforeseen is INTERNAL (and logged by the caller). */
 export function toApiError(err: unknown): ApiError {
@@ -7,14 +7,14 @@ export function toApiError(err: unknown): ApiError {
   const e = err as { code?: string; statusCode?: number; message?: string };
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(GrpcCode.RESOURCE_EXHAUSTED, 'request body is larger than the configured limit');
+      return apiError('BODY_TOO_LARGE');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(GrpcCode.INVALID_ARGUMENT, 'unsupported Content-Type: send application/json');
+      return apiError('UNSUPPORTED_CONTENT_TYPE');
     default:
       break;
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new ApiError(GrpcCode.INVALID_ARGUMENT, e.message ?? 'bad request');
+    return apiError('BAD_REQUEST', { reason: e.message ?? 'bad request' });
   }
-  return new ApiError(GrpcCode.INTERNAL, 'the proxy failed to handle the request');
+  return apiError('INTERNAL');
 }

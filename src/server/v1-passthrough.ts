@@ -1,9 +1,8 @@
 import proxy from '@fastify/http-proxy';
+import { apiError } from '../errors/error-registry.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -17,10 +16,7 @@ export const V1_PREFIXES = ['/iam/v1', '/registry/v1', '/vulnerabilities/v1'] as
 function upstreamFailure(reply: ErrorReply, failure: { error: Error }, maxResponseBytes: number): void {
   const e = failure.error as Error & { statusCode?: number; cause?: unknown };
   // reply-from answers undici's own timeouts as a 504 and wraps every other error, ours included
-  const err =
-    e.statusCode === 504
-      ? new ApiError(GrpcCode.DEADLINE_EXCEEDED, `${BACKEND} did not answer in time`)
-      : transportError(e.cause ?? e, maxResponseBytes, BACKEND);
+  const err = e.statusCode === 504 ? apiError('BACKEND_TIMEOUT', { backend: BACKEND }) : transportError(e.cause ?? e, maxResponseBytes, BACKEND);
   sendError(reply, err);
 }
 

@@ -1,7 +1,7 @@
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerFingerprint } from '../auth/caller-fingerprint.js';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
+import type { ApiError } from '../errors/api-error.js';
 import { listResource } from '../operations/list-resource.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
@@ -113,11 +113,11 @@ async function serveNative(req: FastifyRequest, reply: FastifyReply, native: Nat
 function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError {
   const op = OPERATION_OF[req.method];
   const reason = op ? resource.mapping.v2.unsupported[op] : undefined;
-  return new ApiError(GrpcCode.UNIMPLEMENTED, reason ?? `${req.method} is not a method of ${req.url.split('?', 1)[0]}`);
+  return reason ? apiError('METHOD_UNSUPPORTED', { reason }) : apiError('METHOD_NOT_ALLOWED', { method: req.method, path: req.url.split('?', 1)[0] as string });
 }
 
 function requireUid(value: string, field: string): string {
-  if (!isUidp(value)) throw ApiError.invalidArgument([{ field, description: `${field} ${UID_RULE_TEXT}` }]);
+  if (!isUidp(value)) throw invalidFields([{ field, description: `${field} ${UID_RULE_TEXT}` }]);
   return value;
 }
 
@@ -168,7 +168,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       idempotentCreate(ctx, req.headers['idempotency-key'], { url: req.url, body: req.body }, () => createResource(ctx, parent, req.body));
     if (route.kind === 'verb') {
       if (!resource.mapping.v2.verbs.includes(route.verb)) throw noRoute(req);
-      throw new ApiError(GrpcCode.UNIMPLEMENTED, `${resource.mapping.resource}:${route.verb} is not served by the proxy`);
+      throw apiError('VERB_NOT_SERVED', { resource: resource.mapping.resource, verb: route.verb });
     }
     if (route.kind === 'collection') {
       if (req.method === 'GET' && allows(resource, 'list')) return listResource(ctx, req.query as RawQuery);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { apiError } from '../errors/error-registry.js';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import type { WriteLock } from '../update/write-lock.js';
 
 // release and fence only if the lock still holds our token (compare-and-delete / compare-and-extend)
@@ -38,7 +37,7 @@ export class RedisWriteLock implements WriteLock {
     const until = Date.now() + this.opts.waitMs;
     let pause = 2;
     while ((await this.redis.set(name, token, 'PX', this.opts.leaseMs, 'NX')) !== 'OK') {
-      if (Date.now() >= until) throw new ApiError(GrpcCode.ABORTED, `${key} is being changed by another request; retry`);
+      if (Date.now() >= until) throw apiError('WRITE_BUSY', { resource: key });
       await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
       pause = Math.min(pause * 2, 50);
     }
@@ -47,7 +46,7 @@ export class RedisWriteLock implements WriteLock {
     renew.unref();
     const fence = async () => {
       if ((await this.redis.eval(EXTEND, 1, name, token, this.opts.leaseMs)) !== 1) {
-        throw new ApiError(GrpcCode.ABORTED, `${key}: the write lock was lost before writing; nothing was written, retry`);
+        throw apiError('WRITE_LOCK_LOST', { resource: key });
       }
     };
     try {

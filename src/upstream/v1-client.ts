@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
+import { apiError } from '../errors/error-registry.js';
 import sjson from 'secure-json-parse';
-import { ApiError } from '../errors/api-error.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { nestsDeeperThan } from '../json/json-depth.js';
 import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
@@ -85,15 +84,12 @@ export class V1Client {
     if (text === '') return { status, body: {}, bytes: 0 };
     const maxDepth = req.maxDepth ?? this.opts.maxDepth;
     if (nestsDeeperThan(text, maxDepth)) {
-      throw new ApiError(
-        GrpcCode.FAILED_PRECONDITION,
-        `a stored record nests deeper than ${maxDepth} levels; PATCH its deep field with a shallower value (HTTP ${status} from the v1 backend)`,
-      );
+      throw apiError('V1_ANSWER_TOO_DEEP', { limit: maxDepth, status });
     }
     try {
       return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), bytes: Buffer.byteLength(text) };
     } catch {
-      throw new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend sent a body that is not JSON (HTTP ${status})`);
+      throw apiError('V1_ANSWER_NOT_JSON', { status });
     }
   }
 }

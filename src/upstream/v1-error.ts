@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
 import { GrpcCode, isGrpcCode } from '../errors/grpc-codes.js';
 import { isObject } from '../json/json-path.js';
 
@@ -11,7 +12,7 @@ export function v1ErrorToApiError(status: number, body: unknown): ApiError {
     const message = typeof body.message === 'string' && body.message !== '' ? body.message : `v1 answered HTTP ${status}`;
     // v1 validation texts start with the field they are about ("name must match …").
     const field = body.code === GrpcCode.INVALID_ARGUMENT ? /^([a-z][A-Za-z_]*) (?:must|is) /.exec(message)?.[1] : undefined;
-    return new ApiError(body.code, message, field ? { fieldViolations: [{ field, description: message }] } : {});
+    return apiError('V1_REFUSED', { message }, field ? { fieldViolations: [{ field, description: message }] } : {}, body.code);
   }
-  return new ApiError(GrpcCode.UNAVAILABLE, `the v1 backend answered HTTP ${status} without a status body`);
+  return apiError('V1_NO_STATUS_BODY', { status });
 }

@@ -1,3 +1,4 @@
+import { invalidFields, preconditionFailed } from '../../errors/error-registry.js';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
 import { GrpcCode } from '../../errors/grpc-codes.js';
@@ -25,7 +26,7 @@ export interface NativeAppOptions {
   bodyLimit?: number;
 }
 
-const invalid = (field: string, description: string) => ApiError.invalidArgument([{ field, description }]);
+const invalid = (field: string, description: string) => invalidFields([{ field, description }]);
 
 function requireUid(value: string, field: string): string {
   if (!isUidp(value)) throw invalid(field, 'must be a uid (40 hex characters, then /16 hex per level)');
@@ -38,7 +39,7 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof V1Error) {
     // the collections refuse deletes of non-empty parents with a precondition; v2 types it
     if (err.code === GrpcCode.FAILED_PRECONDITION && err.message.startsWith('cannot delete')) {
-      return ApiError.failedPrecondition({ type: 'RESOURCE_NOT_EMPTY', description: err.message });
+      return preconditionFailed({ type: 'RESOURCE_NOT_EMPTY', description: err.message });
     }
     return new ApiError(err.code, err.message);
   }
@@ -149,7 +150,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
         throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not create ${r.plural} under ${parent}`);
       const body = Body.of(req.body ?? {}).json;
       const violations = r.validate?.(body, ctx) ?? [];
-      if (violations.length > 0) throw ApiError.invalidArgument(violations);
+      if (violations.length > 0) throw invalidFields(violations);
       const record = def.create(toRecordBody(body, ctx), parent, ctx, new Query({}));
       insertRecord(def, record, ctx);
       return (r.createView ?? r.view)(record, ctx);
@@ -169,7 +170,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const q = new Query(req.query as Record<string, string | string[]>);
       const merged = applyNativeMask(r.view(current, ctx), req.body, q.all('update_mask').join(','), r);
       const violations = r.validate?.(merged, ctx) ?? [];
-      if (violations.length > 0) throw ApiError.invalidArgument(violations);
+      if (violations.length > 0) throw invalidFields(violations);
       const record = replace(toRecordBody(merged, ctx), current, ctx);
       replaceRecord(def, uid, record, ctx);
       return r.view(record, ctx);

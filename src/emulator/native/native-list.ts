@@ -1,5 +1,6 @@
+import { invalidFields } from '../../errors/error-registry.js';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../errors/api-error.js';
+import type { ApiError } from '../../errors/api-error.js';
 import type { Query } from '../query.js';
 import type { Json } from '../store.js';
 
@@ -7,7 +8,7 @@ const TOKEN_LIFETIME_MS = 3 * 24 * 3600 * 1000;
 const ALIASES: Record<string, string> = { created_at: 'createTime', create_time: 'createTime', updated_at: 'updateTime', update_time: 'updateTime', id: 'uid' };
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const bad = (field: string, description: string): ApiError => ApiError.invalidArgument([{ field, description }]);
+const bad = (field: string, description: string): ApiError => invalidFields([{ field, description }]);
 
 interface OrderKey {
   field: string;

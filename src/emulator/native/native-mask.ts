@@ -1,4 +1,5 @@
-import { ApiError, type FieldViolation } from '../../errors/api-error.js';
+import { invalidFields } from '../../errors/error-registry.js';
+import type { FieldViolation } from '../../errors/api-error.js';
 import { isPlainObject } from '../body.js';
 import type { Json } from '../store.js';
 
@@ -67,7 +68,7 @@ export function applyNativeMask(
     if (opts.writable.includes(head)) changes.push(path);
     else if (!(head in current)) violations.push({ field: mask === '' ? path.join('.') : 'update_mask', description: `unknown field "${path.join('.')}"` });
   }
-  if (violations.length > 0) throw ApiError.invalidArgument(violations);
+  if (violations.length > 0) throw invalidFields(violations);
   const next: Json = structuredClone(current);
   for (const group of opts.oneofs ?? []) {
     const set = group.find((m) => changes.some((p) => p[0] === m && valueAt(body, p) != null));

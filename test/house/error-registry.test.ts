@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorName, apiError, errorMessage, httpStatusOfEntry } from '../../src/errors/error-registry.js';
+import { codeName } from '../../src/errors/grpc-codes.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** The rows of the table in docs/errors.md: name → [code, HTTP, template, when]. */
+function documented(): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  for (const line of readFileSync(join(ROOT, 'docs/errors.md'), 'utf8').split('\n')) {
+    const m = /^\| `([A-Z0-9_]+)` \| (.+) \|$/.exec(line);
+    if (!m) continue;
+    const cells = (m[2] as string).split(' | ');
+    cells[2] = (cells[2] as string).replace(/^`|`$/g, ''); // the template, quoted as code
+    rows.set(m[1] as string, cells);
+  }
+  return rows;
+}
+
+describe('one error registry, and its docs page', () => {
+  it('docs/errors.md lists every entry with its code, HTTP status and template, and nothing else', () => {
+    const rows = documented();
+    const expected = new Map(
+      Object.entries(ERRORS).map(([name, e]) => [
+        name,
+        [
+          e.code === 'v1' ? "v1's code" : `${e.code} ${codeName(e.code)}`,
+          e.code === 'v1' ? "v1's status" : String(httpStatusOfEntry(name as ErrorName)),
+          e.template,
+          e.when,
+        ],
+      ]),
+    );
+    expect([...rows.keys()].filter((n) => !expected.has(n))).toEqual([]); // documented, not in the registry
+    expect([...expected.keys()].filter((n) => !rows.has(n))).toEqual([]); // in the registry, not documented
+    for (const [name, row] of expected) expect(rows.get(name), name).toEqual(row);
+  });
+
+  it('no code outside the registry makes an error of its own, and every entry is used', () => {
+    const registry = join(SRC, 'errors/error-registry.ts');
+    // the emulator is a backend of its own (its errors are v1's and native v2's), not the proxy
+    const sources = files(SRC).filter((f) => f !== registry && !relative(SRC, f).startsWith('emulator/'));
+    const makers = sources.filter((f) => /new ApiError\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    expect(makers).toEqual([]);
+    const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
+    const used = (name: string) =>
+      text.includes(`'${name}'`) ||
+      (name === 'INVALID_FIELDS' && text.includes('invalidFields(')) ||
+      (name === 'PRECONDITION_FAILED' && text.includes('preconditionFailed('));
+    expect(Object.keys(ERRORS).filter((name) => !used(name))).toEqual([]);
+  });
+
+  it('an entry fills its template; a v1 refusal keeps v1 code', () => {
+    expect(errorMessage('NO_ROUTE', { method: 'GET', path: '/x' })).toBe('no route for GET /x');
+    const err = apiError('V1_REFUSED', { message: 'groups "g" not found' }, {}, 5);
+    expect({ code: err.code, detail: err.detail, entry: err.entry }).toEqual({ code: 5, detail: 'groups "g" not found', entry: 'V1_REFUSED' });
+  });
+});
