@@ -78,7 +78,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     onConstructorPoisoning: 'error',
     // A URL fastify cannot even decode still answers in the one error shape.
     // (its reply is typed with unresolved route generics, hence the structural cast)
-    frameworkErrors: (err, _req, reply) => {
+    // (no hooks run for these, so the request id is set here)
+    frameworkErrors: (err, req, reply) => {
+      reply.header(REQUEST_ID_HEADER, req.id);
       sendError(reply as unknown as ErrorReply, apiError('MALFORMED_REQUEST', { reason: err.message }));
     },
   });
