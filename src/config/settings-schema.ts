@@ -15,14 +15,16 @@ const positiveInt = (max: number) =>
     .min(1, { error: 'must be at least 1' })
     .max(max, { error: `must be at most ${max}` });
 
-/** A cache lifetime in milliseconds: 0 (no reuse) to ten minutes, 5 s by default. */
-const cacheTtlMs = () =>
+/** 0 to `max`. */
+const wholeNumber = (max: number) =>
   z.coerce
     .number({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(0, { error: 'must not be negative' })
-    .max(600_000, { error: 'must be at most 600000' })
-    .default(5_000);
+    .max(max, { error: `must be at most ${max}` });
+
+/** A cache lifetime in milliseconds: 0 (no reuse) to ten minutes, 5 s by default. */
+const cacheTtlMs = () => wholeNumber(600_000).default(5_000);
 
 /**
  * Every setting, by its environment variable name. Values come from the environment, or from the JSON
@@ -39,11 +41,7 @@ export const SettingsSchema = z.object({
   V1_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
     .default(600)
     .describe('one attempt at a v1 call must start answering within this time, in milliseconds, or it fails as UNAVAILABLE: a hung v1 is found out fast'),
-  V1_RETRIES: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int({ error: 'must be a whole number' })
-    .min(0, { error: 'must not be negative' })
-    .max(10, { error: 'must be at most 10' })
+  V1_RETRIES: wholeNumber(10)
     .default(5)
     .describe('retries of a v1 read after a connection failure or 502/503/504 (jittered backoff, within V1_TIMEOUT_MS and a retry budget)'),
   V1_BREAKER_OPEN_MS: positiveInt(60_000)
@@ -66,11 +64,7 @@ export const SettingsSchema = z.object({
     .optional()
     .describe('secret that seals page tokens (default: random per process, with a warning)'),
   LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0 = no reuse)"),
-  LIST_REAUTH_MS: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int({ error: 'must be a whole number' })
-    .min(0, { error: 'must not be negative' })
-    .max(1_000, { error: 'must be at most 1000' })
+  LIST_REAUTH_MS: wholeNumber(1_000)
     .default(500)
     .describe(
       "a page served from a kept list snapshot first re-checks the caller's access with one small v1 read when the last check is older than this, in milliseconds (0 = every page)",
