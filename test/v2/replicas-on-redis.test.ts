@@ -4,7 +4,7 @@ import type { RunningProxy } from '../../src/commands/serve.js';
 import { RedisWriteLock } from '../../src/stores/redis-write-lock.js';
 import { type EmulatorHarness, call, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { settingsFrom, startProxy } from '../support/proxy-harness.js';
 import { HAVE_REDIS, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
 // Skipped only on a developer machine without redis-server; CI installs it and fails without it.
@@ -112,6 +112,22 @@ describe.skipIf(!HAVE_REDIS)('two replicas on one Redis (a real redis-server)', 
       expect(await redis.get('test:lock:r/2')).toBe('the-next-holder'); // not released by the one who lost it
     } finally {
       redis.disconnect();
+    }
+  });
+});
+
+describe('REDIS_URL checks at start', () => {
+  it('META_STORE=redis needs REDIS_URL; a Redis that does not answer stops the start with one line, without the URL', async () => {
+    expect(() => settingsFrom({ META_STORE: 'redis' })).toThrow('META_STORE: redis needs REDIS_URL');
+    expect(() => settingsFrom({ REDIS_URL: 'http://x' })).toThrow('REDIS_URL: must be a redis:// or rediss:// URL');
+    const h = await startHarness();
+    try {
+      // port 1 on loopback: nothing listens there
+      await expect(startProxy({ V1_BASE_URL: h.url, REDIS_URL: 'redis://:s3cret-password@127.0.0.1:1' })).rejects.toThrow(
+        /^REDIS_URL: Redis does not answer \((?!.*s3cret)[^)]*\)$/,
+      );
+    } finally {
+      await h.close();
     }
   });
 });
