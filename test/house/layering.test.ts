@@ -6,6 +6,7 @@ const SRC = join(import.meta.dirname, '../../src');
 
 // Each folder may import only folders of a lower rank (or its own): layers point one way.
 const RANK: Record<string, number> = {
+  gen: 0,
   json: 0,
   uidp: 0,
   errors: 1,
