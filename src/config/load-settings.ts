@@ -45,6 +45,8 @@ export function loadSettings(env: NodeJS.ProcessEnv): SettingsResult {
     const key = String(issue?.path[0] ?? 'settings');
     return { ok: false, error: `${key}: ${issue?.message ?? 'invalid'}` };
   }
+  if (Boolean(result.data.TLS_CERT_FILE) !== Boolean(result.data.TLS_KEY_FILE))
+    return { ok: false, error: 'TLS_CERT_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together' };
   if (result.data.META_STORE === 'redis' && !result.data.REDIS_URL) return { ok: false, error: 'META_STORE: redis needs REDIS_URL' };
   return { ok: true, settings: toSettings(result.data) };
 }
@@ -55,6 +57,8 @@ function toSettings(p: ParsedSettings): Settings {
     port: p.PORT,
     publicUrl: p.PUBLIC_URL,
     v1BaseUrl: p.V1_BASE_URL,
+    tlsCertFile: p.TLS_CERT_FILE,
+    tlsKeyFile: p.TLS_KEY_FILE,
     v1IssuerUrl: p.V1_ISSUER_URL,
     v1Audience: p.V1_AUDIENCE,
     v1TimeoutMs: p.V1_TIMEOUT_MS,

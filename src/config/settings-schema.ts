@@ -34,6 +34,8 @@ export const SettingsSchema = z.object({
   HOST: text.min(1).default('127.0.0.1').describe('address the proxy listens on'),
   PORT: port().default(8080).describe('port the proxy listens on'),
   PUBLIC_URL: httpUrl.optional().describe('URL clients use to reach the proxy (default http://HOST:PORT)'),
+  TLS_CERT_FILE: text.min(1).optional().describe('PEM certificate: the proxy listens with TLS, ALPN offering h2 (gRPC) and http/1.1 (needs TLS_KEY_FILE)'),
+  TLS_KEY_FILE: text.min(1).optional().describe('PEM private key of TLS_CERT_FILE'),
   V1_BASE_URL: httpUrl.optional().describe('the v1 backend; unset = start the embedded v1 emulator'),
   V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (default V1_BASE_URL)'),
   V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
@@ -145,6 +147,8 @@ export interface Settings {
   port: number;
   publicUrl: string | undefined;
   v1BaseUrl: string | undefined;
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
   v1IssuerUrl: string | undefined;
   v1Audience: string | undefined;
   v1TimeoutMs: number;

@@ -32,6 +32,7 @@ import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
+import { dualProtocolServer } from './dual-protocol-server.js';
 import { registerJsonBody } from './json-body.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
@@ -63,16 +64,22 @@ export interface ProxyAppOptions {
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
 export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN
+    serverFactory: (handler) =>
+      dualProtocolServer(handler as never, {
+        // slow or stalled requests are cut off (Node checks open requests every connectionsCheckingInterval)
+        http: {
+          headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(settings.headersTimeoutMs / 4))),
+        },
+        keepAliveTimeout: 72_000,
+        requestTimeout: settings.requestTimeoutMs,
+        tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
+      }) as never,
     logger: loggerOptions(settings.logLevel, opts.logStream),
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
-    // slow or stalled requests are cut off (Node checks open requests every connectionsCheckingInterval)
-    requestTimeout: settings.requestTimeoutMs,
-    http: {
-      headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(settings.headersTimeoutMs / 4))),
-    },
     clientErrorHandler,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

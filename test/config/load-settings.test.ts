@@ -14,6 +14,8 @@ describe('settings', () => {
         port: 8080,
         publicUrl: undefined,
         v1BaseUrl: undefined,
+        tlsCertFile: undefined,
+        tlsKeyFile: undefined,
         v1IssuerUrl: undefined,
         v1Audience: undefined,
         v1TimeoutMs: 10_000,
