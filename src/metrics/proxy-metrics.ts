@@ -19,6 +19,12 @@ export class ProxyMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly grpc = new Counter({
+    name: 'v2proxy_grpc_requests_total',
+    help: 'gRPC, gRPC-Web and Connect calls answered, by service, method and gRPC status code (always translated)',
+    labelNames: ['service', 'method', 'code'] as const,
+    registers: [this.registry],
+  });
   readonly upstream = new Counter({
     name: 'v2proxy_upstream_requests_total',
     help: 'calls to the backends (v1, or the native v2), by HTTP status (error: no answer)',

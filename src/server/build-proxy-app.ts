@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { apiError } from '../errors/error-registry.js';
+import { createContextValues } from '@connectrpc/connect';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
@@ -17,7 +19,7 @@ import { openRedis } from '../stores/open-redis.js';
 import { RedisIdempotency } from '../stores/redis-idempotency.js';
 import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
-import type { OperationContext } from '../operations/operation-context.js';
+import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { KeyedLock } from '../update/keyed-lock.js';
 import { backendDispatcher } from '../upstream/backend-dispatcher.js';
 import { V1Client } from '../upstream/v1-client.js';
@@ -33,6 +35,7 @@ import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { dualProtocolServer } from './dual-protocol-server.js';
+import { REQUEST_ID, grpcRoutes } from './grpc-routes.js';
 import { registerJsonBody } from './json-body.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
@@ -212,21 +215,32 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     await record?.close();
   });
   registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics, diffs });
-  registerV2Routes(
-    app,
-    new RouteTable(resources),
-    v1Client,
-    {
-      lists,
-      locks: redis ? new RedisWriteLock(redis, { leaseMs: Math.max(5_000, 3 * settings.v1TimeoutMs), waitMs: 30_000 }) : new KeyedLock(),
-      idempotency: redis ? new RedisIdempotency(redis) : new MemoryIdempotency(100_000, opts.now),
-      resources: new Map(resources.map((r) => [r.mapping.resource, r])),
-      lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
-      meta,
-      now: opts.now ?? Date.now,
-    },
-    { rollout, native, issuedHere: (token) => lists.tokens.issued(token), shadow, record, ...(opts.random ? { random: opts.random } : {}) },
-  );
+  const services: AppServices = {
+    lists,
+    locks: redis ? new RedisWriteLock(redis, { leaseMs: Math.max(5_000, 3 * settings.v1TimeoutMs), waitMs: 30_000 }) : new KeyedLock(),
+    idempotency: redis ? new RedisIdempotency(redis) : new MemoryIdempotency(100_000, opts.now),
+    resources: new Map(resources.map((r) => [r.mapping.resource, r])),
+    lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
+    meta,
+    now: opts.now ?? Date.now,
+  };
+  registerV2Routes(app, new RouteTable(resources), v1Client, services, {
+    rollout,
+    native,
+    issuedHere: (token) => lists.tokens.issued(token),
+    shadow,
+    record,
+    ...(opts.random ? { random: opts.random } : {}),
+  });
+  // gRPC, gRPC-Web and Connect: one front door more to the same operations, in a scope of its own
+  // (its content-type parsers stay there; the REST routes are untouched)
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    await scope.register(fastifyConnectPlugin, {
+      routes: grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics }),
+      contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
+    });
+  });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;
 }

@@ -1,4 +1,4 @@
-import { apiError, invalidFields } from '../errors/error-registry.js';
+import { apiError } from '../errors/error-registry.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import type { ApiError } from '../errors/api-error.js';
@@ -12,7 +12,6 @@ import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
 import type { AppServices, OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
-import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
@@ -25,6 +24,7 @@ import { toApiError } from './to-api-error.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { noRoute } from './no-route.js';
+import { requireUid } from './require-uid.js';
 
 /** What served a v2 request, for the metrics and the `x-v2proxy-backend` header. */
 export interface V2Served {
@@ -114,11 +114,6 @@ function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError 
   const op = OPERATION_OF[req.method];
   const reason = op ? resource.mapping.v2.unsupported[op] : undefined;
   return reason ? apiError('METHOD_UNSUPPORTED', { reason }) : apiError('METHOD_NOT_ALLOWED', { method: req.method, path: req.url.split('?', 1)[0] as string });
-}
-
-function requireUid(value: string, field: string): string {
-  if (!isUidp(value)) throw invalidFields([{ field, description: `${field} ${UID_RULE_TEXT}` }]);
-  return value;
 }
 
 function allows(resource: CompiledResource, op: CompiledResource['mapping']['v2']['operations'][number]): boolean {
