@@ -108,10 +108,10 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     } while (pageToken !== '' && pages < 50);
     expect(pages).toBeGreaterThan(1);
     expect(new Set(seen).size).toBe(seen.length);
-    const rest = await (
+    const rest = (await (
       await fetch(`${env.proxy.url}/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=200`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })
-    ).json();
-    expect(seen.sort()).toEqual(rest.groups.map((g: { uid: string }) => g.uid).sort());
+    ).json()) as { groups: { uid: string }[] };
+    expect(seen.sort()).toEqual(rest.groups.map((g) => g.uid).sort());
   });
 
   it("the spec's two errors: code, the REST message, and ErrorInfo + BadRequest / PreconditionFailure in grpc-status-details-bin", async () => {
