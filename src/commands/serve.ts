@@ -42,7 +42,7 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
   Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port, emulator?.v2Url, resolved.adminToken));
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${settings.tlsCertFile ? 'https' : 'http'}://${host}:${port}`,
     settings: resolved,
     emulator,
     adminTokenGenerated: settings.adminToken === undefined,

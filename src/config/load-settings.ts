@@ -107,7 +107,7 @@ export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: numb
     v1BaseUrl,
     v1IssuerUrl: s.v1IssuerUrl ?? v1BaseUrl,
     v1Audience: s.v1Audience ?? v1BaseUrl,
-    publicUrl: s.publicUrl ?? `http://${host}:${listenPort}`,
+    publicUrl: s.publicUrl ?? `${s.tlsCertFile ? 'https' : 'http'}://${host}:${listenPort}`,
   };
 }
 

@@ -35,7 +35,8 @@ import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { dualProtocolServer } from './dual-protocol-server.js';
-import { REQUEST_ID, grpcRoutes } from './grpc-routes.js';
+import { reflectionRoutes } from './grpc-reflection.js';
+import { GRPC_SERVICES, REQUEST_ID, grpcRoutes } from './grpc-routes.js';
 import { registerJsonBody } from './json-body.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
@@ -237,7 +238,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     await scope.register(fastifyConnectPlugin, {
-      routes: grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics }),
+      routes: (router) => {
+        grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics })(router);
+        reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
+      },
       contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
     });
   });

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRegistry, fromBinary } from '@bufbuild/protobuf';
-import { anyUnpack } from '@bufbuild/protobuf/wkt';
+import { anyUnpack, FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { Agent, request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../src/gen/google/rpc/error_details_pb.js';
 import { StatusSchema } from '../../src/gen/google/rpc/status_pb.js';
@@ -142,6 +144,40 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     expect(noToken.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
+  it('server reflection (v1 and v1alpha) lists the services and serves their descriptors, as grpcurl needs', async () => {
+    for (const version of ['v1', 'v1alpha']) {
+      const loaded = protoLoader.loadSync(`grpc/reflection/${version}/reflection.proto`, { includeDirs: [PROTO], oneofs: true });
+      const Reflection = (grpc.loadPackageDefinition(loaded) as any).grpc.reflection[version].ServerReflection;
+      const reflection = client(Reflection);
+      const stream = (reflection as any).ServerReflectionInfo();
+      const answers: any[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        stream.on('data', (a: unknown) => answers.push(a));
+        stream.on('end', resolve);
+        stream.on('error', reject);
+      });
+      stream.write({ listServices: '*' });
+      stream.write({ fileContainingSymbol: 'chainguard.platform.iam.v2beta1.GroupsService.GetGroup' });
+      stream.write({ fileByFilename: 'platform/common/v1/uidp.platform.proto' });
+      stream.end();
+      await done;
+      const names = answers[0].listServicesResponse.service.map((s: { name: string }) => s.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'chainguard.platform.iam.v2beta1.GroupsService',
+          'chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService',
+          `grpc.reflection.${version}.ServerReflection`,
+        ]),
+      );
+      expect(names).toHaveLength(12);
+      const files = answers[1].fileDescriptorResponse.fileDescriptorProto.map((b: Buffer) => fromBinary(FileDescriptorProtoSchema, b));
+      expect(files[0].name).toBe('chainguard/platform/iam/v2beta1/groups.proto');
+      expect(files[0].service[0].method.map((m: { name: string }) => m.name)).toEqual(['GetGroup', 'DeleteGroup', 'ListGroups', 'CreateGroup', 'UpdateGroup']);
+      expect(files.map((f: { name: string }) => f.name)).toContain('google/protobuf/timestamp.proto');
+      expect(fromBinary(FileDescriptorProtoSchema, answers[2].fileDescriptorResponse.fileDescriptorProto[0]).messageType[0]?.name).toBe('UIDPFilter');
+    }
+  });
+
   it('a Connect call (HTTP/1.1, JSON) with plain fetch: the third protocol', async () => {
     const res = await fetch(`${env.proxy.url}/chainguard.platform.iam.v2beta1.GroupsService/GetGroup`, {
       method: 'POST',
@@ -153,5 +189,43 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     expect(await res.json()).toMatchObject({ uid: A, name: 'tenant-a' });
     const metrics = await (await fetch(`${env.proxy.url}/metrics`, { headers: { authorization: `Bearer ${env.proxy.settings.adminToken}` } })).text();
     expect(metrics).toMatch(/v2proxy_grpc_requests_total\{service="GroupsService",method="GetGroup",code="OK"\} [1-9]/);
+  });
+});
+
+describe('TLS (TLS_CERT_FILE, TLS_KEY_FILE): ALPN offers h2 for gRPC and http/1.1 for REST on one port', () => {
+  const TLS = join(import.meta.dirname, '../support/tls');
+  const ca = readFileSync(join(TLS, 'test-cert.pem'));
+  let env: ProxyOnEmulator;
+  beforeAll(async () => {
+    env = await startProxyOnEmulator({ TLS_CERT_FILE: join(TLS, 'test-cert.pem'), TLS_KEY_FILE: join(TLS, 'test-key.pem') });
+  });
+  afterAll(() => env.close());
+
+  it('a grpc-js client over TLS and a REST client over HTTPS/1.1 both get their answer', async () => {
+    expect(env.proxy.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const groups = new iam.GroupsService(new URL(env.proxy.url).host, grpc.credentials.createSsl(ca)) as grpc.Client;
+    try {
+      expect(await call(groups, 'GetGroup', { uid: A })).toMatchObject({ uid: A, name: 'tenant-a' });
+      const created = await call(groups, 'CreateGroup', { parent: A, group: { name: 'over-tls' } });
+      const seen: string[] = [];
+      let pageToken = '';
+      do {
+        const page = await call(groups, 'ListGroups', { uidp: { childrenOf: A }, pageSize: 1, pageToken });
+        seen.push(...page.groups.map((g: { uid: string }) => g.uid));
+        pageToken = page.nextPageToken ?? '';
+      } while (pageToken !== '');
+      expect(seen).toContain(created.uid);
+      expect(new Set(seen).size).toBe(seen.length);
+    } finally {
+      groups.close();
+    }
+    const agent = new Agent({ connect: { ca } });
+    try {
+      const res = await undiciRequest(`${env.proxy.url}/iam/v2beta1/groups/${A}`, { dispatcher: agent, headers: { authorization: `Bearer ${TOKENS.alice}` } });
+      expect(res.statusCode).toBe(200);
+      expect(((await res.body.json()) as { name: string }).name).toBe('tenant-a');
+    } finally {
+      await agent.close();
+    }
   });
 });
