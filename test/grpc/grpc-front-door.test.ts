@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRegistry, fromBinary } from '@bufbuild/protobuf';
+import { create, createRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { anyUnpack, FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { Agent, request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../src/gen/google/rpc/error_details_pb.js';
+import { GetGroupRequestSchema, GroupSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { StatusSchema } from '../../src/gen/google/rpc/status_pb.js';
 import { A, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
@@ -92,8 +93,12 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     const unmasked = await call(groups, 'UpdateGroup', { group: { uid: group.uid, name: 'grpc-team-2' } });
     expect(unmasked).toMatchObject({ name: 'grpc-team-2', description: 'renamed' });
 
+    // cleanup in the spec's order: binding, identity, group
     await call(bindings, 'DeleteRoleBinding', { uid: binding.uid });
     await expect(call(bindings, 'GetRoleBinding', { uid: binding.uid })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    await call(client(iam.IdentitiesService), 'DeleteIdentity', { uid: identity.uid });
+    expect(await call(groups, 'DeleteGroup', { uid: group.uid })).toEqual({});
+    await expect(call(groups, 'GetGroup', { uid: group.uid })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
   });
 
   it('a list walk with page tokens sees every group once, with totals', async () => {
@@ -176,6 +181,22 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
       expect(files.map((f: { name: string }) => f.name)).toContain('google/protobuf/timestamp.proto');
       expect(fromBinary(FileDescriptorProtoSchema, answers[2].fileDescriptorResponse.fileDescriptorProto[0]).messageType[0]?.name).toBe('UIDPFilter');
     }
+  });
+
+  it('a gRPC-Web call (HTTP/1.1, binary frames) with plain fetch', async () => {
+    const message = toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid: A }));
+    const frame = Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]);
+    const res = await fetch(`${env.proxy.url}/chainguard.platform.iam.v2beta1.GroupsService/GetGroup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/grpc-web+proto', 'x-grpc-web': '1', authorization: TOKENS.alice },
+      body: frame,
+    });
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body[0]).toBe(0); // a data frame, then the trailers frame
+    const length = body.readUInt32BE(1);
+    expect(fromBinary(GroupSchema, body.subarray(5, 5 + length))).toMatchObject({ uid: A, name: 'tenant-a' });
+    expect(body.subarray(5 + length + 5).toString('utf8')).toContain('grpc-status: 0');
   });
 
   it('a Connect call (HTTP/1.1, JSON) with plain fetch: the third protocol', async () => {
