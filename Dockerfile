@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # Build: compile TypeScript with the dev dependencies.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY src ./src
 RUN npm run build
 
 # Runtime: production dependencies only, as the unprivileged `node` user.
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
