@@ -243,6 +243,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
       },
       contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
+      // a message is bounded like a REST body (after decompression)
+      readMaxBytes: settings.bodyLimit,
     });
   });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);

@@ -89,7 +89,11 @@ export function dualProtocolServer(handler: Handler, opts: DualServerOptions): h
   // closing the listener also ends the HTTP/2 sessions it handed on (they are not HTTP/1 connections)
   const close = h1.close.bind(h1);
   h1.close = (callback?: (err?: Error) => void) => {
-    for (const session of sessions) session.close();
+    for (const session of sessions) {
+      session.close();
+      // a stream its client never finishes must not hold the close up
+      setTimeout(() => session.destroy(), 1_000).unref();
+    }
     return close(callback);
   };
   return h1;

@@ -147,6 +147,12 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
 
     const noToken = (await call(groups, 'GetGroup', { uid: A }, '').catch((e) => e)) as grpc.ServiceError;
     expect(noToken.code).toBe(grpc.status.UNAUTHENTICATED);
+
+    // a message over BODY_LIMIT is refused, as a REST body would be
+    const huge = (await call(groups, 'CreateGroup', { parent: A, group: { name: 'big', description: 'x'.repeat(2 * 1024 * 1024) } }).catch(
+      (e) => e,
+    )) as grpc.ServiceError;
+    expect(huge.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
   });
 
   it('server reflection (v1 and v1alpha) lists the services and serves their descriptors, as grpcurl needs', async () => {
