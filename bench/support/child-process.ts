@@ -9,14 +9,18 @@ export function start(script: string, args: string[], env: Record<string, string
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 30_000);
-    child.stdout?.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       out += c.toString();
       const match = until.exec(out);
       if (match) {
         clearTimeout(timer);
+        // from here on the child's output (its logs) is drained, not kept: a bench must not pay for it
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
         resolve({ child, match });
       }
-    });
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
   });
 }
