@@ -1,3 +1,4 @@
+import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import type { LookupCache } from '../hydrate/lookup-cache.js';
 import type { PageTokenCodec } from '../list/page-token.js';
 import type { SnapshotCache } from '../list/snapshot-cache.js';
@@ -33,6 +34,17 @@ export interface OperationContext {
 
 /** What every operation of one app shares. */
 export type AppServices = Pick<OperationContext, 'locks' | 'idempotency' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
+
+/** The context of one call of `resource` for a caller, whichever front door (REST, gRPC) it came by. */
+export function operationContext(
+  services: AppServices,
+  resource: CompiledResource,
+  v1: V1Client,
+  authorization: string | undefined,
+  requestId: string,
+): OperationContext {
+  return { ...services, resource, v1, authorization, requestId, caller: callerFingerprint(authorization) };
+}
 
 /** The prefix of every list snapshot a caller holds for a resource. */
 export function snapshotPrefix(ctx: OperationContext): string {

@@ -6,8 +6,8 @@ import * as v1alpha from '../gen/grpc/reflection/v1alpha/reflection_pb.js';
 
 type Request = v1.ServerReflectionRequest | v1alpha.ServerReflectionRequest;
 
-/** Every file `services` need, dependencies first (each once). */
-function filesOf(services: readonly DescService[]): DescFile[] {
+/** Every file `roots` need, each once, dependencies before what imports them. */
+function filesOf(roots: readonly DescFile[]): DescFile[] {
   const seen = new Set<string>();
   const out: DescFile[] = [];
   const visit = (file: DescFile) => {
@@ -16,7 +16,7 @@ function filesOf(services: readonly DescService[]): DescFile[] {
     for (const dep of file.dependencies) visit(dep);
     out.push(file);
   };
-  for (const s of services) visit(s.file);
+  for (const root of roots) visit(root);
   return out;
 }
 
@@ -26,20 +26,14 @@ function filesOf(services: readonly DescService[]): DescFile[] {
  */
 export function reflectionRoutes(served: readonly DescService[]) {
   const all = [...served, v1.ServerReflection, v1alpha.ServerReflection];
-  const files = filesOf(all);
+  const files = filesOf(all.map((s) => s.file));
   const registry = createRegistry(...files);
   const byName = new Map(files.map((f) => [f.proto.name, f]));
-  // the file first, then what it imports (grpcurl may also ask for those by name)
-  const bytesOf = (file: DescFile) => {
-    const chain: DescFile[] = [];
-    const visit = (f: DescFile) => {
-      if (chain.includes(f)) return;
-      chain.push(f);
-      for (const dep of f.dependencies) visit(dep);
-    };
-    visit(file);
-    return chain.map((f) => toBinary(FileDescriptorProtoSchema, f.proto));
-  };
+  // the file first, then what it needs (grpcurl may also ask for those by name)
+  const bytesOf = (file: DescFile) =>
+    filesOf([file])
+      .reverse()
+      .map((f) => toBinary(FileDescriptorProtoSchema, f.proto));
   const fileOfSymbol = (symbol: string): DescFile | undefined => {
     const found = registry.get(symbol) ?? registry.get(symbol.slice(0, symbol.lastIndexOf('.'))); // a method: its service
     return found?.file;

@@ -1,6 +1,5 @@
 import { type DescMessage, type DescMethod, type DescService, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
 import { type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
-import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import { ApiError } from '../errors/api-error.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
@@ -21,7 +20,7 @@ import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
 import { idempotentCreate } from '../operations/idempotent-create.js';
 import { listResource } from '../operations/list-resource.js';
-import type { AppServices, OperationContext } from '../operations/operation-context.js';
+import { type AppServices, type OperationContext, operationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { grpcErrorOf } from './grpc-error.js';
@@ -67,7 +66,7 @@ export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResour
     const given = hc.requestHeader.get('authorization') ?? undefined;
     // the platform's SDK sends the token bare; v1 wants a bearer
     const authorization = given === undefined || given === '' || /^bearer /i.test(given) ? given : `Bearer ${given}`;
-    const ctx: OperationContext = { ...deps.services, resource, v1: deps.v1, authorization, requestId, caller: callerFingerprint(authorization) };
+    const ctx = operationContext(deps.services, resource, deps.v1, authorization, requestId);
     const restPath = `${resource.prefix}/${resource.segment}`;
     let code = 'OK';
     try {

@@ -1,6 +1,5 @@
 import { apiError } from '../errors/error-registry.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import type { ApiError } from '../errors/api-error.js';
 import { listResource } from '../operations/list-resource.js';
 import type { RawQuery } from '../list/query-params.js';
@@ -10,7 +9,7 @@ import { createResource } from '../operations/create-resource.js';
 import { idempotentCreate } from '../operations/idempotent-create.js';
 import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
-import type { AppServices, OperationContext } from '../operations/operation-context.js';
+import { type AppServices, operationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
@@ -158,7 +157,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
   const translated = async (req: FastifyRequest, route: NonNullable<ReturnType<RouteTable['match']>>) => {
     const { resource } = route;
     const authorization = req.headers.authorization;
-    const ctx: OperationContext = { ...services, resource, v1, authorization, requestId: req.id, caller: callerFingerprint(authorization) };
+    const ctx = operationContext(services, resource, v1, authorization, req.id);
     const create = (parent: string) =>
       idempotentCreate(ctx, req.headers['idempotency-key'], { url: req.url, body: req.body }, () => createResource(ctx, parent, req.body));
     if (route.kind === 'verb') {

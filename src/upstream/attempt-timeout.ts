@@ -1,7 +1,9 @@
 import type { Dispatcher } from 'undici';
+import { ForwardingHandler } from './forwarding-handler.js';
 
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
+type Args<K extends keyof Handler> = Parameters<NonNullable<Handler[K]>>;
 
 /** An attempt that did not start answering within the attempt timeout: the backend hangs. */
 export class AttemptTimeoutError extends Error {
@@ -15,46 +17,40 @@ export class AttemptTimeoutError extends Error {
  * Aborts the attempt when its answer has not started within `ms`. A timer of its own: undici's
  * headersTimeout runs on a coarse clock (a 400 ms timeout fired after about 1 s).
  */
-class AttemptTimer implements Handler {
+class AttemptTimer extends ForwardingHandler {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly next: Handler,
+    next: Handler,
     private readonly ms: number,
-  ) {}
+  ) {
+    super(next);
+  }
 
   private stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
 
-  onRequestStart(controller: Controller, context: unknown): void {
+  override onRequestStart(controller: Controller, context: unknown): void {
     this.timer = setTimeout(() => controller.abort(new AttemptTimeoutError(this.ms)), this.ms);
     this.timer.unref();
-    this.next.onRequestStart?.(controller, context);
+    super.onRequestStart(controller, context);
   }
 
-  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>): void {
+  override onRequestUpgrade(...args: Args<'onRequestUpgrade'>): void {
     this.stop();
-    this.next.onRequestUpgrade?.(...args);
+    super.onRequestUpgrade(...args);
   }
 
-  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>): void {
+  override onResponseStart(...args: Args<'onResponseStart'>): void {
     this.stop();
-    this.next.onResponseStart?.(...args);
+    super.onResponseStart(...args);
   }
 
-  onResponseData(...args: Parameters<NonNullable<Handler['onResponseData']>>): void {
-    this.next.onResponseData?.(...args);
-  }
-
-  onResponseEnd(...args: Parameters<NonNullable<Handler['onResponseEnd']>>): void {
-    this.next.onResponseEnd?.(...args);
-  }
-
-  onResponseError(...args: Parameters<NonNullable<Handler['onResponseError']>>): void {
+  override onResponseError(...args: Args<'onResponseError'>): void {
     this.stop();
-    this.next.onResponseError?.(...args);
+    super.onResponseError(...args);
   }
 }
 

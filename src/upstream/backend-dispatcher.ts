@@ -18,7 +18,6 @@ export interface BackendDispatcherOptions {
 
 export interface BackendDispatcher {
   dispatcher: Dispatcher;
-  breaker: CircuitBreaker;
   close(): Promise<void>;
 }
 
@@ -33,5 +32,5 @@ export function backendDispatcher(origin: string, opts: BackendDispatcherOptions
   const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
   // compose() wraps in order: the last interceptor listed is the outermost
   const dispatcher = pool.compose(attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs), breaker.interceptor(), retryReads(opts.retry), stampRequestId());
-  return { dispatcher, breaker, close: () => pool.close() };
+  return { dispatcher, close: () => pool.close() };
 }

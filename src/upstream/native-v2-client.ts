@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { callDeadline } from './retry-reads.js';
 import { transportError } from './transport-error.js';
 
 export interface NativeRequest {
@@ -40,8 +41,7 @@ export class NativeV2Client {
         path: `${this.basePath}${req.url}`,
         headers,
         body: req.body ?? null,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-        deadline: Date.now() + this.opts.timeoutMs,
+        ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       const body = Buffer.from(await res.body.arrayBuffer());
       this.opts.observe?.(res.statusCode);

@@ -23,6 +23,11 @@ export interface DeadlineOption {
   deadline?: number;
 }
 
+/** The request options that bound one call to `timeoutMs`: its abort signal, and no retry past it. */
+export function callDeadline(timeoutMs: number): { signal: AbortSignal } & DeadlineOption {
+  return { signal: AbortSignal.timeout(timeoutMs), deadline: Date.now() + timeoutMs };
+}
+
 /**
  * Retries idempotent reads on connection failures and 502/503/504 with jittered exponential
  * backoff, inside a retry budget and the request's deadline. Built on undici's retry interceptor;

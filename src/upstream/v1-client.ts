@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { apiError } from '../errors/error-registry.js';
 import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
+import { callDeadline } from './retry-reads.js';
 import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
 
@@ -70,9 +71,7 @@ export class V1Client {
         path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
         headers,
         body: body ?? null,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-        // no retry starts after the call's own deadline
-        deadline: Date.now() + this.opts.timeoutMs,
+        ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       status = res.statusCode;
       text = await res.body.text();
