@@ -16,6 +16,11 @@ export const MAX_RECORD_DEPTH = 125;
 // a PATCH still reads records this deep, to write them back shallower
 const REPAIR_READ_DEPTH = 100_000;
 
+/** The first field of a v1 record nested deeper than a v2 record may be. */
+function deepField(record: Json): string | undefined {
+  return Object.keys(record).find((k) => valueNestsDeeperThan(record[k], MAX_RECORD_DEPTH));
+}
+
 /**
  * `PATCH …/{uid}`: v1 only replaces whole records, so the proxy reads the record, changes the masked
  * fields, and PUTs it all back. Fields the mask does not name (and fields the mapping does not know)
@@ -39,14 +44,14 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
     const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
     if (!current) throw notFound(ctx, uid);
     const record = mergeMasked(current, fields, ctx.resource);
-    const tooDeep = Object.keys(record).find((k) => valueNestsDeeperThan(record[k], MAX_RECORD_DEPTH));
+    const tooDeep = deepField(record);
     if (tooDeep !== undefined) {
       const field = rules.outByV1.get(tooDeep)?.[0]?.v2.join('.') ?? tooDeep;
       throw apiError('RECORD_TOO_DEEP', { field, limit: MAX_RECORD_DEPTH });
     }
     // a PATCH that changes nothing writes nothing (and so moves no updateTime)
-    const wasDeep = valueNestsDeeperThan(current, MAX_RECORD_DEPTH);
-    if (!wasDeep && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
+    // (a record that held a deep field is not the same as the one about to be written)
+    if (deepField(current) === undefined && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
       const [same] = await hydrateItems(ctx, await translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)));
       return same as Json;
     }
