@@ -61,6 +61,11 @@ export function nextEntry(known: MetaEntry | undefined, fingerprint: string, sin
     : metaEntry(since ?? now, since ?? now, fingerprint);
 }
 
+/** The entry of a create or update through the proxy at `now`: exact, and adopting the next read's fingerprint. */
+export function writtenEntry(known: MetaEntry | undefined, now: number, created: boolean): MetaEntry {
+  return metaEntry(created || !known ? now : known.created, now, null);
+}
+
 /**
  * createTime/updateTime for resources v1 keeps no times for: exact when the write went through the
  * proxy, the time first seen otherwise, and `updated` moved when a read shows the record changed.
@@ -110,8 +115,7 @@ export class MetaStore implements TimesStore {
 
   /** A create or update through the proxy, at `now`; waits until the journal has it. */
   async written(key: string, now: number, created: boolean): Promise<MetaTimes> {
-    const known = this.entries.get(key);
-    const entry = metaEntry(created || !known ? now : known.created, now, null);
+    const entry = writtenEntry(this.entries.get(key), now, created);
     this.entries.set(key, entry);
     await this.persist([{ key, entry }], true);
     return entry;

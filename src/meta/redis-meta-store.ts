@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Json } from '../json/json-path.js';
-import { type MetaEntry, type MetaTimes, type TimesStore, fingerprintOf, metaEntry, nextEntry } from './meta-store.js';
+import { type MetaEntry, type MetaTimes, type TimesStore, fingerprintOf, metaEntry, nextEntry, writtenEntry } from './meta-store.js';
 
 type Stored = { c: number; u: number; f: string | null };
 
@@ -43,9 +43,7 @@ export class RedisMetaStore implements TimesStore {
       else multi.hsetnx(this.hashKey, key, serialize(entry));
       queued.push({ i, first: !known });
     });
-    if (queued.length === 0) {
-      return times;
-    }
+    if (queued.length === 0) return times;
     const results = (await multi.exec()) ?? [];
     // a first sighting another replica recorded first: adopt its entry
     const lost = queued.filter((q, j) => q.first && results[j]?.[1] === 0).map((q) => q.i);
@@ -61,7 +59,7 @@ export class RedisMetaStore implements TimesStore {
 
   async written(key: string, now: number, created: boolean): Promise<MetaTimes> {
     const known = created ? undefined : parse(await this.redis.hget(this.hashKey, key));
-    const entry = metaEntry(created || !known ? now : known.created, now, null);
+    const entry = writtenEntry(known, now, created);
     await this.redis.hset(this.hashKey, key, serialize(entry));
     return entry;
   }
