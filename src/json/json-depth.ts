@@ -5,15 +5,22 @@
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
+  const n = text.length;
+  for (let i = 0; i < n; i += 1) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i += 1; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // most of a JSON text is strings: jump to the closing quote (one not escaped by an odd run of
+      // backslashes) with indexOf instead of reading every character
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1) {
+        let slashes = 0;
+        for (let j = end - 1; j > i && text.charCodeAt(j) === 0x5c; j -= 1) slashes += 1;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end === -1) return false; // unterminated: not JSON, which the parser then refuses
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
       depth += 1;
       if (depth > max) return true;
     } else if (c === 0x7d || c === 0x5d) depth -= 1;

@@ -57,8 +57,8 @@ export function keyValueOf(item: Json, path: readonly string[], normalize?: (v: 
  * A single unique string key (the default `uid` order) sorts with the engine's native string sort,
  * faster than any comparator. Undefined when the values are not all distinct strings.
  */
-function nativeStringSort(items: readonly Json[], keyOf: KeyFn, desc: boolean): Json[] | undefined {
-  const byValue = new Map<string, Json>();
+function nativeStringSort<T>(items: readonly T[], keyOf: (item: T) => KeyValue[], desc: boolean): T[] | undefined {
+  const byValue = new Map<string, T>();
   for (const item of items) {
     const v = keyOf(item)[0];
     if (typeof v !== 'string' || byValue.has(v)) return undefined;
@@ -66,11 +66,11 @@ function nativeStringSort(items: readonly Json[], keyOf: KeyFn, desc: boolean): 
   }
   const values = [...byValue.keys()].sort();
   if (desc) values.reverse();
-  return values.map((v) => byValue.get(v) as Json);
+  return values.map((v) => byValue.get(v) as T);
 }
 
 /** Sorts once, each item's key computed once (decorate, sort, undecorate); keys are not kept. */
-export function sortItems(items: readonly Json[], order: readonly SortKey[], keyOf: KeyFn): Json[] {
+export function sortItems<T>(items: readonly T[], order: readonly SortKey[], keyOf: (item: T) => KeyValue[]): T[] {
   const native = order.length === 1 ? nativeStringSort(items, keyOf, (order[0] as SortKey).desc) : undefined;
   if (native) return native;
   const compare = comparatorFor(order);
@@ -79,14 +79,14 @@ export function sortItems(items: readonly Json[], order: readonly SortKey[], key
   return decorated.map((d) => d.item);
 }
 
-/** The index of the first item strictly after `after` in this order (binary search). */
-export function seekAfter(items: readonly Json[], after: readonly KeyValue[], order: readonly SortKey[], keyOf: KeyFn): number {
+/** The index of the first of `count` sorted items strictly after `after` in this order (binary search). */
+export function seekAfter(count: number, after: readonly KeyValue[], order: readonly SortKey[], keyAt: (index: number) => KeyValue[]): number {
   const compare = comparatorFor(order);
   let lo = 0;
-  let hi = items.length;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(keyOf(items[mid] as Json), after) <= 0) lo = mid + 1;
+    if (compare(keyAt(mid), after) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

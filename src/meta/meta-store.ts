@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import type { Json } from '../json/json-path.js';
 
 /** The times v1 does not keep, in epoch milliseconds and as v2 shows them (kept, not formatted per read). */
 export interface MetaTimes {
@@ -40,14 +39,24 @@ export interface MetaJournal {
   close(): Promise<void>;
 }
 
-/** The fingerprint of a v1 record: changes whenever any of its fields does. */
-export function fingerprintOf(record: Json): string {
-  return hash('sha1', JSON.stringify(record), 'base64');
+/**
+ * The fingerprint of a record from the JSON text of its v2 item (without the synthesized times):
+ * changes whenever anything the client sees does. The text is rendered once per v1 read anyway.
+ */
+export function fingerprintOf(text: string): string {
+  return hash('sha1', text, 'base64');
+}
+
+/** What a read saw of one record: its store key, fingerprint, and v1's own creation time if any. */
+export interface Sighting {
+  key: string;
+  fingerprint: string;
+  since?: number | undefined;
 }
 
 /** Where synthesized times live: this process (MetaStore) or a store the replicas share (Redis). */
 export interface TimesStore {
-  observe(seen: readonly { key: string; record: Json; since?: number | undefined }[], now: number): MetaTimes[] | Promise<MetaTimes[]>;
+  observe(seen: readonly Sighting[], now: number): MetaTimes[] | Promise<MetaTimes[]>;
   written(key: string, now: number, created: boolean): Promise<MetaTimes>;
   removed(key: string): Promise<void>;
   close(): Promise<void>;
@@ -99,11 +108,11 @@ export class MetaStore implements TimesStore {
    * The times of records read from v1 (`since`: the record's own creation time, if v1 has one, as
    * the start of an unseen record's history). Persisting first sightings is not waited for.
    */
-  observe(seen: readonly { key: string; record: Json; since?: number | undefined }[], now: number): MetaTimes[] {
+  observe(seen: readonly Sighting[], now: number): MetaTimes[] {
     const changes: MetaChange[] = [];
-    const times = seen.map(({ key, record, since }) => {
+    const times = seen.map(({ key, fingerprint, since }) => {
       const known = this.entries.get(key);
-      const entry = nextEntry(known, fingerprintOf(record), since, now);
+      const entry = nextEntry(known, fingerprint, since, now);
       if (entry === known) return known;
       this.entries.set(key, entry);
       changes.push({ key, entry });

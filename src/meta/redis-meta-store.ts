@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Json } from '../json/json-path.js';
-import { type MetaEntry, type MetaTimes, type TimesStore, fingerprintOf, metaEntry, nextEntry, writtenEntry } from './meta-store.js';
+import { type MetaEntry, type MetaTimes, type Sighting, type TimesStore, metaEntry, nextEntry, writtenEntry } from './meta-store.js';
 
 type Stored = { c: number; u: number; f: string | null };
 
@@ -27,16 +26,16 @@ export class RedisMetaStore implements TimesStore {
     private readonly hashKey = 'v2proxy:meta',
   ) {}
 
-  async observe(seen: readonly { key: string; record: Json; since?: number | undefined }[], now: number): Promise<MetaTimes[]> {
+  async observe(seen: readonly Sighting[], now: number): Promise<MetaTimes[]> {
     if (seen.length === 0) return [];
     const stored = await this.redis.hmget(this.hashKey, ...seen.map((s) => s.key));
     const times: MetaEntry[] = [];
     // the writes in the order queued: which record, and whether it was a first sighting (HSETNX)
     const queued: { i: number; first: boolean }[] = [];
     const multi = this.redis.multi();
-    seen.forEach(({ key, record, since }, i) => {
+    seen.forEach(({ key, fingerprint, since }, i) => {
       const known = parse(stored[i] ?? null);
-      const entry = nextEntry(known, fingerprintOf(record), since, now);
+      const entry = nextEntry(known, fingerprint, since, now);
       times.push(entry);
       if (entry === known) return;
       if (known) multi.hset(this.hashKey, key, serialize(entry));

@@ -2,7 +2,7 @@ import { invalidFields } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
-import { translateWithTimes } from './resource-times.js';
+import { timedItem, timedText, translateOnce } from './resource-times.js';
 import { fetchV1Collection, findV1 } from './v1-records.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
@@ -12,15 +12,10 @@ import { parsePageParams } from '../list/page-params.js';
 import { PageTokenCodec } from '../list/page-token.js';
 import { type FilterPlan, planFilters } from '../list/plan-filters.js';
 import type { RawQuery } from '../list/query-params.js';
-import type { Snapshot } from '../list/snapshot-cache.js';
+import { type Snapshot, snapshotBytes } from '../list/snapshot-cache.js';
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
-import { v1KeyFn } from '../list/v1-sort-keys.js';
-
-/** v1 records of a page in their v2 shape, with the times v1 does not keep. */
-function translatePage(ctx: OperationContext, records: Json[]): Promise<Json[]> {
-  const { rules, capabilities } = ctx.resource;
-  return translateWithTimes(ctx, records, (record) => toV2(record, rules, capabilities));
-}
+import type { MetaTimes } from '../meta/meta-store.js';
+import { JsonText } from '../json/json-text.js';
 
 /** The v1 collection for a plan, with the root-level records every group shares when the plan asks for them. */
 async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<{ items: Json[]; bytes: number }> {
@@ -31,10 +26,9 @@ async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<{
   return { items: [...scoped.items, ...root.items.filter((r) => !seen.has(r[key]))], bytes: scoped.bytes + root.bytes };
 }
 
-/** Whether v1 still shows `item` to this caller (nothing to check when there is no item). */
-async function stillVisible(ctx: OperationContext, snapshot: Snapshot<OperationContext>, item: Json | undefined): Promise<boolean> {
-  if (item === undefined) return true;
-  const uid = snapshot.uidOf(item);
+/** Whether v1 still shows the item `uid` to this caller (nothing to check when there is no item). */
+async function stillVisible(ctx: OperationContext, uid: unknown): Promise<boolean> {
+  if (uid === undefined) return true;
   if (typeof uid !== 'string') return false;
   try {
     return (await findV1(ctx, uid)) !== undefined;
@@ -52,7 +46,7 @@ const invalidToken = (description: string) => invalidFields([{ field: 'page_toke
  * fetched once (filters v1 can apply), translated, filtered and sorted into a per-caller snapshot;
  * pages are cut from it at a keyset position sealed in the page token.
  */
-export async function listResource(ctx: OperationContext, query: RawQuery): Promise<Json> {
+export async function listResource(ctx: OperationContext, query: RawQuery): Promise<Json | JsonText> {
   const { mapping, rules, capabilities } = ctx.resource;
   const plan = planFilters(ctx.resource, query);
   if (plan instanceof ApiError) throw plan;
@@ -78,23 +72,26 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   }
 
   const key = `${snapshotPrefix(ctx)}${binding}`;
-  const load = async (): Promise<Snapshot<OperationContext>> => {
+  const keyOf = v2KeyFn(order.keys);
+  // The collection is translated, timed and rendered to JSON once per v1 read; pages are cut from
+  // the texts, and sort keys of the few items a page seeks past are read back from them.
+  const load = async (): Promise<Snapshot> => {
     const fetched = await fetchWithRoot(ctx, plan);
-    const bytes = fetched.bytes * 2;
-    // Without proxy-side filters, and with sort keys v1 already has, the v1 records are kept as they
-    // came and only the items a page serves are translated: far less to allocate and promote.
-    const fromV1 = plan.predicates.length === 0 ? v1KeyFn(rules, order.keys) : undefined;
-    const v1Key = mapping.v1.key;
-    if (fromV1)
-      return { items: sortItems(fetched.items, order.keys, fromV1), keyOf: fromV1, render: translatePage, uidOf: (r) => r[v1Key], bytes, checkedAt: now };
-    const keyOf = v2KeyFn(order.keys);
-    const items = (await translateWithTimes(ctx, fetched.items, (record) => toV2(record, rules, capabilities))).filter((item) =>
-      plan.predicates.every((p) => p(item)),
-    );
-    return { items: sortItems(items, order.keys, keyOf), keyOf, render: (_ctx, page) => page, uidOf: (item) => item.uid, bytes, checkedAt: now };
+    const { items, texts, times } = await translateOnce(ctx, fetched.items, (record) => toV2(record, rules, capabilities));
+    const kept: number[] = [];
+    for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
+    const sorted = sortItems(kept, order.keys, (i) => keyOf(items[i] as Json));
+    const sortedTexts = sorted.map((i) => texts[i] as string);
+    return {
+      texts: sortedTexts,
+      times: times && sorted.map((i) => times[i] as MetaTimes),
+      bytes: snapshotBytes(sortedTexts, times !== undefined),
+      checkedAt: now,
+    };
   };
+  const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, snapshot.texts[i] as string, snapshot.times?.[i] as MetaTimes | undefined);
   const { pageSize, skip } = page.params;
-  const seek = (items: Json[], keyOf: Snapshot['keyOf']) => (after ? seekAfter(items, after, order.keys, keyOf) : 0) + skip;
+  const seek = (snapshot: Snapshot) => (after ? seekAfter(snapshot.texts.length, after, order.keys, (i) => keyOf(itemAt(snapshot, i))) : 0) + skip;
   const found = await ctx.lists.cache.lookup(key, load);
   let snapshot = found.snapshot;
   // AIP-158: a kept snapshot is not a capability. A page it serves is re-authorized (once the last
@@ -102,20 +99,28 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   // caller's credentials. When v1 no longer shows it (access revoked, or the item gone), the
   // snapshot is dropped and read again from v1.
   if (!found.fresh && now - snapshot.checkedAt >= ctx.lists.reauthMs) {
-    if (await stillVisible(ctx, snapshot, snapshot.items[seek(snapshot.items, snapshot.keyOf)] ?? snapshot.items[0])) snapshot.checkedAt = now;
+    const count = snapshot.texts.length;
+    const first = count === 0 ? undefined : Math.min(seek(snapshot), count - 1);
+    if (await stillVisible(ctx, first === undefined ? undefined : itemAt(snapshot, first).uid)) snapshot.checkedAt = now;
     else {
       ctx.lists.cache.delete(key);
       ({ snapshot } = await ctx.lists.cache.lookup(key, load));
     }
   }
 
-  const start = seek(snapshot.items, snapshot.keyOf);
-  const served = snapshot.items.slice(start, start + pageSize);
-  const end = start + served.length;
-  const nextPageToken =
-    served.length > 0 && end < snapshot.items.length
-      ? ctx.lists.tokens.seal({ binding, after: snapshot.keyOf(served[served.length - 1] as Json), issuedAt: now })
-      : '';
-  const rendered = await hydrateItems(ctx, await snapshot.render(ctx, served));
-  return { [mapping.resource]: rendered, nextPageToken, totalCount: String(snapshot.items.length), skipped: skip };
+  const count = snapshot.texts.length;
+  const start = Math.min(seek(snapshot), count);
+  const end = Math.min(start + pageSize, count);
+  const nextPageToken = end > start && end < count ? ctx.lists.tokens.seal({ binding, after: keyOf(itemAt(snapshot, end - 1)), issuedAt: now }) : '';
+  if (mapping.hydrate.length > 0) {
+    const served: Json[] = [];
+    for (let i = start; i < end; i += 1) served.push(itemAt(snapshot, i));
+    return { [mapping.resource]: await hydrateItems(ctx, served), nextPageToken, totalCount: String(count), skipped: skip };
+  }
+  // the page joined from the kept texts: no item is serialized again
+  const parts: string[] = [];
+  for (let i = start; i < end; i += 1) parts.push(timedText(ctx, snapshot.texts[i] as string, snapshot.times?.[i] as MetaTimes | undefined));
+  return new JsonText(
+    `{"${mapping.resource}":[${parts.join(',')}],"nextPageToken":${JSON.stringify(nextPageToken)},"totalCount":"${count}","skipped":${skip}}`,
+  );
 }

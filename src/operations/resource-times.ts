@@ -1,4 +1,4 @@
-import type { MetaTimes } from '../meta/meta-store.js';
+import { type MetaTimes, fingerprintOf } from '../meta/meta-store.js';
 import { normalizeTimestamp } from '../translate/timestamp.js';
 import { type Json, getPath } from '../json/json-path.js';
 import type { OperationContext } from './operation-context.js';
@@ -21,18 +21,61 @@ function stamp(ctx: OperationContext, item: Json, times: MetaTimes): Json {
   return item;
 }
 
+/** v1 records translated once: the v2 items, the JSON text of each before the times, and the times. */
+export interface TranslatedRecords {
+  /** the v2 items, times stamped */
+  items: Json[];
+  /** each item's JSON text without the synthesized times (what a list snapshot keeps) */
+  texts: string[];
+  /** the synthesized times of each item, when the resource has them */
+  times: MetaTimes[] | undefined;
+}
+
 /**
- * v1 records read from v1, translated (`translate`), with the times v1 does not keep: first seen,
- * or moved when the record changed since the last read.
+ * v1 records read from v1, translated (`translate`) and rendered to JSON once, with the times v1 does
+ * not keep: first seen, or moved when the item's text changed since the last read (the text is the
+ * change check, so nothing is serialized twice).
  */
-export async function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Promise<Json[]> {
-  if (!ctx.resource.meta) return records.map(translate);
+export async function translateOnce(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Promise<TranslatedRecords> {
+  const fields = ctx.resource.meta;
+  const items = records.map(translate);
+  if (fields) {
+    // anything v1 sent under those names is replaced by the store's times
+    for (const item of items) {
+      if (fields.created && Object.hasOwn(item, fields.created)) delete item[fields.created];
+      if (fields.updated && Object.hasOwn(item, fields.updated)) delete item[fields.updated];
+    }
+  }
+  const texts = items.map((item) => JSON.stringify(item));
+  if (!fields) return { items, texts, times: undefined };
   const key = ctx.resource.mapping.v1.key;
   const times = await ctx.meta.observe(
-    records.map((record) => ({ key: keyOf(ctx, record[key]), record, since: sinceOf(ctx, record) })),
+    records.map((record, i) => ({ key: keyOf(ctx, record[key]), fingerprint: fingerprintOf(texts[i] as string), since: sinceOf(ctx, record) })),
     ctx.now(),
   );
-  return records.map((record, i) => stamp(ctx, translate(record), times[i] as MetaTimes));
+  for (let i = 0; i < items.length; i += 1) stamp(ctx, items[i] as Json, times[i] as MetaTimes);
+  return { items, texts, times };
+}
+
+/** v1 records read from v1, translated, with the times v1 does not keep. */
+export async function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Promise<Json[]> {
+  return (await translateOnce(ctx, records, translate)).items;
+}
+
+/** An item's JSON text (from `translateOnce`) with its times added, as the client sees it. */
+export function timedText(ctx: OperationContext, text: string, times: MetaTimes | undefined): string {
+  const fields = ctx.resource.meta;
+  if (!fields || !times) return text;
+  let added = '';
+  if (fields.created) added += `,"${fields.created}":"${times.createdText}"`;
+  if (fields.updated) added += `,"${fields.updated}":"${times.updatedText}"`;
+  return text === '{}' ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
+}
+
+/** An item (parsed from its text) with its times set. */
+export function timedItem(ctx: OperationContext, text: string, times: MetaTimes | undefined): Json {
+  const item = JSON.parse(text) as Json;
+  return times ? stamp(ctx, item, times) : item;
 }
 
 /** A record written through the proxy, translated: its times are exact, and the next read adopts its fingerprint. */

@@ -20,6 +20,7 @@ import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
 import { idempotentCreate } from '../operations/idempotent-create.js';
 import { listResource } from '../operations/list-resource.js';
+import { jsonValueOf } from '../json/json-text.js';
 import { type AppServices, type OperationContext, operationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import type { V1Client } from '../upstream/v1-client.js';
@@ -98,7 +99,7 @@ async function operate(ctx: OperationContext, method: DescMethod, json: Json, hc
     case 'Get':
       return getResource(ctx, requireUid(json.uid, 'uid'));
     case 'List':
-      return listResource(ctx, queryFromMessage(json as JsonValue));
+      return jsonValueOf(await listResource(ctx, queryFromMessage(json as JsonValue)));
     case 'Delete':
       await deleteResource(ctx, requireUid(json.uid, 'uid'));
       return {};

@@ -15,6 +15,7 @@ import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
 import { answerBody } from '../shadow/answer-body.js';
+import { JsonText, jsonValueOf } from '../json/json-text.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import type { RecordFile } from '../shadow/record-file.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
@@ -140,7 +141,10 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       planShadow(req, name, decision, operation, token !== undefined);
       if (decision.backend === 'native' && routing.native) return serveNative(req, reply, routing.native, routing, decision.route);
     }
-    return translated(req, route);
+    const answer = await translated(req, route);
+    if (!(answer instanceof JsonText)) return answer;
+    reply.type('application/json; charset=utf-8');
+    return answer.text;
   };
 
   /** Whether this request is also read from the other side once answered (a share of a route's reads). */
@@ -212,7 +216,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     try {
       if (!route) throw noRoute(req);
       // what fastify would have sent: the JSON text of the result
-      return { status: 200, body: JSON.parse(JSON.stringify(await translated(req, route))) };
+      return { status: 200, body: JSON.parse(JSON.stringify(jsonValueOf(await translated(req, route)))) };
     } catch (err) {
       const rendered = renderError(toApiError(err), req.url);
       return { status: rendered.status, body: rendered.body };
@@ -220,18 +224,19 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
   };
 
   // a request the client gave up on never reaches onResponse
-  app.addHook('onRequestAbort', async (req) => {
+  app.addHook('onRequestAbort', (req, done) => {
     if (inFlight.delete(req)) gate.leave();
+    done();
   });
   const isV2 = (url: string) => table.prefixes.some((p) => url.startsWith(`${p}/`));
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     // answers made before the v2 handler ran (a body fastify could not parse) were translated too
     if (!reply.hasHeader(BACKEND_HEADER) && isV2(req.url)) reply.header(BACKEND_HEADER, 'translate');
     const pending = shadows.get(req);
     if (pending) pending.payload = payload;
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (req, reply) => {
+  const afterResponse = (req: FastifyRequest, reply: FastifyReply): void => {
     if (inFlight.delete(req)) gate.leave();
     const s = served.get(req);
     if (s && routing.record && (s.operation === 'list' || s.operation === 'get')) {
@@ -254,6 +259,10 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       call: (side) => readFrom(req, side),
       compared: (reported) => routing.rollout.recordDiff(decision.route, reported),
     });
+  };
+  app.addHook('onResponse', (req, reply, done) => {
+    afterResponse(req, reply);
+    done();
   });
 
   for (const prefix of table.prefixes) {

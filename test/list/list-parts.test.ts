@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseOrderBy } from '../../src/mapping/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
@@ -87,10 +87,10 @@ describe('sorting and seeking', () => {
     const sorted = sortItems(items, desc.keys, v2KeyFn(desc.keys));
     expect(sorted.map((i) => i.uid)).toEqual(['c', 'a', 'd', 'b']);
     // seeking after a key that no longer exists lands on the next one in order
-    expect(seekAfter(sorted, ['b', 'b'], desc.keys, v2KeyFn(desc.keys))).toBe(1);
-    expect(seekAfter(sorted, ['b', 'a'], desc.keys, v2KeyFn(desc.keys))).toBe(2);
-    expect(seekAfter(sorted, ['z', 'z'], desc.keys, v2KeyFn(desc.keys))).toBe(0);
-    expect(seekAfter(sorted, [null, 'b'], desc.keys, v2KeyFn(desc.keys))).toBe(4);
+    expect(seekAfter(sorted.length, ['b', 'b'], desc.keys, (i) => v2KeyFn(desc.keys)(sorted[i] as Record<string, unknown>))).toBe(1);
+    expect(seekAfter(sorted.length, ['b', 'a'], desc.keys, (i) => v2KeyFn(desc.keys)(sorted[i] as Record<string, unknown>))).toBe(2);
+    expect(seekAfter(sorted.length, ['z', 'z'], desc.keys, (i) => v2KeyFn(desc.keys)(sorted[i] as Record<string, unknown>))).toBe(0);
+    expect(seekAfter(sorted.length, [null, 'b'], desc.keys, (i) => v2KeyFn(desc.keys)(sorted[i] as Record<string, unknown>))).toBe(4);
     const byUid = parseOrderBy('uid desc', SORTABLE);
     if (!byUid.ok) throw new Error('order');
     expect(sortItems(items, byUid.keys, v2KeyFn(byUid.keys)).map((i) => i.uid)).toEqual(['d', 'c', 'b', 'a']);
@@ -98,14 +98,7 @@ describe('sorting and seeking', () => {
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({
-    items: [{ n }],
-    keyOf: () => [n],
-    render: (_ctx: unknown, page: Record<string, unknown>[]) => page,
-    uidOf: () => String(n),
-    bytes: 10,
-    checkedAt: 0,
-  });
+  const snapshot = (n: number) => ({ texts: [`{"n":${n}}`], times: undefined, bytes: 10, checkedAt: 0 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;
@@ -136,7 +129,24 @@ describe('snapshot cache', () => {
     await cache.get('k', load);
     expect(loads).toBe(2);
     await expect(cache.get('x', async () => Promise.reject(new Error('v1 down')))).rejects.toThrow('v1 down');
-    expect((await cache.get('x', load)).items).toEqual([{ n: 3 }]);
+    expect((await cache.get('x', load)).texts).toEqual(['{"n":3}']);
+  });
+  it('frees an expired snapshot when its TTL ends, with no further request', async () => {
+    vi.useFakeTimers();
+    try {
+      // (lru-cache reads a start time of 0 as "no TTL", so the clock starts later)
+      let clock = 1_000_000;
+      const cache = new SnapshotCache({ ttlMs: 1_000, maxBytes: 1000, now: () => clock });
+      await cache.get('alice|groups|q', async () => snapshot(1));
+      clock += 999;
+      vi.advanceTimersByTime(999);
+      expect(cache.size).toBe(1);
+      clock += 2;
+      vi.advanceTimersByTime(2);
+      expect(cache.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
   it('never keeps more bytes than its bound', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 25 });
@@ -144,30 +154,5 @@ describe('snapshot cache', () => {
     expect(cache.size).toBe(2);
     await cache.get('huge', async () => ({ ...snapshot(1), bytes: 1000 }));
     expect(cache.size).toBe(2);
-  });
-});
-
-describe('sort keys read from v1 records', () => {
-  it('follow the renames and normalize timestamps, or refuse when a field needs the v2 shape', async () => {
-    const { loadMappings } = await import('../../src/mapping/load-mappings.js');
-    const { v1KeyFn } = await import('../../src/list/v1-sort-keys.js');
-    const identities = loadMappings().find((r) => r.segment === 'identities');
-    if (!identities) throw new Error('mapping');
-    const order = parseOrderBy('create_time desc', identities.mapping.list);
-    if (!order.ok) throw new Error('order');
-    const keyOf = v1KeyFn(identities.rules, order.keys);
-    if (!keyOf) throw new Error('createTime comes straight from v1 createdAt');
-    const records = [
-      { id: 'a', createdAt: '2026-01-01T00:00:00Z' },
-      { id: 'b', createdAt: '2026-01-01T00:00:00.5Z' },
-      { id: 'c', createdAt: '2026-01-01T00:00:00.25Z' },
-    ];
-    // raw strings would put "…00Z" last (Z sorts after '.'); normalized, b is the newest
-    expect(sortItems(records, order.keys, keyOf).map((r) => r.id)).toEqual(['b', 'c', 'a']);
-    expect(keyOf(records[0] as Record<string, unknown>)).toEqual(['2026-01-01T00:00:00.000Z', 'a']);
-    const roleBindings = loadMappings().find((r) => r.segment === 'roleBindings');
-    const byCreate = parseOrderBy('create_time', roleBindings?.mapping.list ?? SORTABLE);
-    if (!byCreate.ok || !roleBindings) throw new Error('order');
-    expect(v1KeyFn(roleBindings.rules, byCreate.keys)).toBeDefined();
   });
 });

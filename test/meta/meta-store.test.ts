@@ -3,34 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileJournal } from '../../src/meta/file-journal.js';
-import { MetaStore, metaEntry } from '../../src/meta/meta-store.js';
+import { MetaStore, fingerprintOf, metaEntry } from '../../src/meta/meta-store.js';
 import { openMetaStore } from '../../src/meta/open-meta-store.js';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
-const rec = (name: string) => ({ id: 'g', name });
+const fp = (name: string) => fingerprintOf(JSON.stringify({ uid: 'g', name }));
 const journalPath = () => join(mkdtempSync(join(tmpdir(), 'v2proxy-meta-')), 'meta.jsonl');
 
 describe('MetaStore', () => {
   it('first sight sets both times; the same record keeps them; a changed record moves updated only', () => {
     const store = new MetaStore();
-    expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0)).toEqual([
+    expect(store.observe([{ key: 'groups|g', fingerprint: fp('a') }], T0)).toEqual([
       { created: T0, updated: T0, fingerprint: expect.any(String), createdText: '2026-11-01T00:00:00.000Z', updatedText: '2026-11-01T00:00:00.000Z' },
     ]);
-    expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0 + 1000)[0]).toMatchObject({ created: T0, updated: T0 });
-    expect(store.observe([{ key: 'groups|g', record: rec('b') }], T0 + 2000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
-    expect(store.observe([{ key: 'groups|g', record: rec('b') }], T0 + 3000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
+    expect(store.observe([{ key: 'groups|g', fingerprint: fp('a') }], T0 + 1000)[0]).toMatchObject({ created: T0, updated: T0 });
+    expect(store.observe([{ key: 'groups|g', fingerprint: fp('b') }], T0 + 2000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
+    expect(store.observe([{ key: 'groups|g', fingerprint: fp('b') }], T0 + 3000)[0]).toMatchObject({ created: T0, updated: T0 + 2000 });
   });
 
   it("an unseen record's history starts at v1's own creation time when it has one", () => {
     const store = new MetaStore();
-    expect(store.observe([{ key: 'repos|r', record: rec('r'), since: T0 - 5000 }], T0)[0]).toMatchObject({ created: T0 - 5000, updated: T0 - 5000 });
+    expect(store.observe([{ key: 'repos|r', fingerprint: fp('r'), since: T0 - 5000 }], T0)[0]).toMatchObject({ created: T0 - 5000, updated: T0 - 5000 });
   });
 
   it('a write through the proxy is exact, and the next read adopts its record without moving updated', async () => {
     const store = new MetaStore();
     expect(await store.written('groups|g', T0, true)).toMatchObject({ created: T0, updated: T0 });
     // the read after the write may look different from the write answer: no move
-    expect(store.observe([{ key: 'groups|g', record: rec('a') }], T0 + 10)[0]).toMatchObject({ created: T0, updated: T0 });
+    expect(store.observe([{ key: 'groups|g', fingerprint: fp('a') }], T0 + 10)[0]).toMatchObject({ created: T0, updated: T0 });
     expect(await store.written('groups|g', T0 + 500, false)).toMatchObject({ created: T0, updated: T0 + 500 });
     await store.removed('groups|g');
     expect(store.size).toBe(0);
@@ -43,8 +43,8 @@ describe('file journal (META_STORE=file:<path>)', () => {
     const first = await openMetaStore(`file:${path}`, () => undefined);
     first.observe(
       [
-        { key: 'groups|a', record: rec('a') },
-        { key: 'groups|b', record: rec('b') },
+        { key: 'groups|a', fingerprint: fp('a') },
+        { key: 'groups|b', fingerprint: fp('b') },
       ],
       T0,
     );
@@ -53,7 +53,7 @@ describe('file journal (META_STORE=file:<path>)', () => {
     await first.close();
     const again = await openMetaStore(`file:${path}`, () => undefined);
     expect(again.size).toBe(2);
-    expect(again.observe([{ key: 'groups|a', record: rec('a') }], T0 + 99)[0]).toMatchObject({ created: T0, updated: T0 });
+    expect(again.observe([{ key: 'groups|a', fingerprint: fp('a') }], T0 + 99)[0]).toMatchObject({ created: T0, updated: T0 });
     expect(await again.written('groups|c', T0 + 100, false)).toMatchObject({ created: T0 + 5, updated: T0 + 100 });
     await again.close();
   });

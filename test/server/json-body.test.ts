@@ -14,6 +14,10 @@ describe('request body depth', () => {
     expect(nestsDeeperThan('[[[[1]]]]', 3)).toBe(true);
     expect(nestsDeeperThan(`{"s":"${'['.repeat(500)}","t":"\\"{{{{"}`, 2)).toBe(false);
     expect(nestsDeeperThan('{"a":[{"b":[]}]}', 4)).toBe(false);
+    // an escaped backslash ends the string; an escaped quote does not
+    expect(nestsDeeperThan('{"s":"\\\\","t":[[[1]]]}', 3)).toBe(true);
+    expect(nestsDeeperThan('{"s":"a\\"[[[[","t":1}', 1)).toBe(false);
+    expect(nestsDeeperThan('{"s":"a\\\\\\"[[[[","t":1}', 1)).toBe(false);
   });
 });
 

@@ -1,0 +1,12 @@
+/**
+ * An answer already rendered to JSON text (a list page joined from its items' kept texts): the REST
+ * front door sends it as it is, other readers parse it.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** The answer as a JSON value, whichever form it came in. */
+export function jsonValueOf(answer: unknown): unknown {
+  return answer instanceof JsonText ? JSON.parse(answer.text) : answer;
+}
