@@ -51,8 +51,25 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  // the labelled series of each (resource, operation, backend[, status]), found once: prom-client
+  // hashes a label object on every call otherwise
+  private readonly series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One v2 request answered: counted by status, timed. */
+  served(s: { resource: string; operation: string; backend: string }, status: number, seconds: number): void {
+    const key = `${s.resource}|${s.operation}|${s.backend}|${status}`;
+    let one = this.series.get(key);
+    if (!one) {
+      const labels = { resource: s.resource, operation: s.operation, backend: s.backend };
+      one = { count: this.requests.labels({ ...labels, status: String(status) }), time: this.duration.labels(labels) };
+      this.series.set(key, one);
+    }
+    one.count.inc();
+    one.time.observe(seconds);
   }
 
   /** An observer for one upstream client's answers. */

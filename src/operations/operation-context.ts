@@ -19,7 +19,7 @@ export interface OperationContext {
   /** Idempotency-Key records of creates (one per app; on Redis across replicas) */
   idempotency: IdempotencyStore;
   /** list snapshots and page tokens (one per app); a kept snapshot's access is re-checked after `reauthMs` */
-  lists: { cache: SnapshotCache<OperationContext>; tokens: PageTokenCodec; reauthMs: number };
+  lists: { cache: SnapshotCache; tokens: PageTokenCodec; reauthMs: number };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
   /** every resource, by name (lookups of one resource from another) */
@@ -43,7 +43,19 @@ export function operationContext(
   authorization: string | undefined,
   requestId: string,
 ): OperationContext {
-  return { ...services, resource, v1, authorization, requestId, caller: callerFingerprint(authorization) };
+  let caller: string | undefined;
+  // the fingerprint (a hash) only when something keyed by caller needs it: a plain Get does not
+  return {
+    ...services,
+    resource,
+    v1,
+    authorization,
+    requestId,
+    get caller() {
+      caller ??= callerFingerprint(authorization);
+      return caller;
+    },
+  };
 }
 
 /** The prefix of every list snapshot a caller holds for a resource. */

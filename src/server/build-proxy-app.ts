@@ -19,7 +19,7 @@ import { openRedis } from '../stores/open-redis.js';
 import { RedisIdempotency } from '../stores/redis-idempotency.js';
 import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
-import type { AppServices, OperationContext } from '../operations/operation-context.js';
+import type { AppServices } from '../operations/operation-context.js';
 import { KeyedLock } from '../update/keyed-lock.js';
 import { backendDispatcher } from '../upstream/backend-dispatcher.js';
 import { V1Client } from '../upstream/v1-client.js';
@@ -40,6 +40,7 @@ import { GRPC_SERVICES, REQUEST_ID, grpcRoutes } from './grpc-routes.js';
 import { registerJsonBody } from './json-body.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
+import { OneLineRequestLog } from './one-line-request-log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 import { toApiError } from './to-api-error.js';
@@ -82,6 +83,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       }) as never,
     logger: loggerOptions(settings.logLevel, opts.logStream),
     genReqId: requestIdOf,
+    logController: new OneLineRequestLog(),
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
     clientErrorHandler,
@@ -124,8 +126,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   app.addHook('onClose', async () => {
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close()]);
   });
-  app.addHook('onSend', async (req, reply) => {
+  // a callback hook: no promise per request
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
+    done();
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -142,7 +146,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
   }
   const lists = {
-    cache: new SnapshotCache<OperationContext>({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
+    cache: new SnapshotCache({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
     reauthMs: settings.listReauthMs,
   };
@@ -190,11 +194,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     rollout.stop();
     await nativeBackend?.close();
   });
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const s = servedBy(req);
-    if (!s) return;
-    metrics.requests.inc({ ...s, status: String(reply.statusCode) });
-    metrics.duration.observe(s, reply.elapsedTime / 1000);
+    if (s) metrics.served(s, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   const diffs = new DiffBook({ sampleValues: settings.diffSampleValues });
   const shadow = native

@@ -43,6 +43,8 @@ async function registerPrefixes(app: FastifyInstance, v1: V1Origin, dispatcher: 
       // breaker; the plugin's own retry stays off, and v1's last answer, 503 included, comes back as it is.
       retryMethods: [],
       proxyPayloads: false,
+      // the request's one log line is enough; reply-from would add two more per passthrough
+      disableRequestLogging: true,
       undici: dispatcher as never,
       replyOptions: {
         onError: (reply, failure) => upstreamFailure(reply, failure, maxResponseBytes),

@@ -53,6 +53,12 @@ describe('logs', () => {
       expect(logs.lines.length).toBeGreaterThan(0);
       const entries = logs.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(entries.some((e) => e.reqId === 'req-123')).toBe(true);
+      // one line per request, when answered: method, URL, status and time together (the passthrough too)
+      const own = entries.filter((e) => e.reqId === 'req-123');
+      expect(own).toEqual([
+        expect.objectContaining({ msg: 'request completed', req: expect.objectContaining({ method: 'GET', url: '/iam/v1/groups' }), res: { statusCode: 200 } }),
+      ]);
+      expect(own[0]?.responseTime).toEqual(expect.any(Number));
       expect(logs.text).not.toContain(DEV_TOKEN);
       expect(logs.text.toLowerCase()).not.toMatch(/"authorization":"bearer/);
     } finally {
