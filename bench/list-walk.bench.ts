@@ -1,7 +1,10 @@
-// Walks 10,000 and 50,000 groups through the proxy at page_size=200 and times one direct v1 list call
-// of the same collection in the same run. Every walk starts from a cold snapshot (its own caller), and
-// each figure is the best of three. Load generator, proxy and emulator share one process, so both
-// sides pay the client's costs alike. Bounded: fixed sizes, fixed rounds.
+// List walks and snapshot memory (issue 13). Walks 20,000 and 40,000 groups through the proxy at
+// page_size=200: from a new snapshot (a caller without one) and again from the kept snapshot, each
+// next to one direct v1 list call of the same collection and the HTTP floor (the same number of page
+// round trips against a bare server answering a pre-built page), interleaved, best of three. Then
+// the heap one snapshot of 100,000 groups holds against its v1 JSON, whether expired snapshots are
+// freed within one TTL, and whether all snapshots stay under LIST_CACHE_MAX_BYTES. Load generator,
+// proxy and emulator share one process (run with --expose-gc), so every side pays the client alike.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +15,15 @@ import { serve } from '../src/commands/serve.js';
 import { loadSettings } from '../src/config/load-settings.js';
 import { startEmulator } from '../src/emulator/start-emulator.js';
 
-const SIZES = (process.env.BENCH_SIZES ?? '10000,50000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '20000,40000').split(',').map(Number);
+const MEMORY_SIZE = Number(process.env.BENCH_MEMORY_SIZE ?? 100_000);
 const ROUNDS = 3;
+const CALLERS = 8;
 const PAGE_SIZE = 200;
+const TTL_MS = 3_000;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc (npm run bench:list does)');
 
 const hex = (label: string, n: number) => createHash('sha256').update(label).digest('hex').slice(0, n);
 
@@ -26,7 +35,7 @@ function seedFile(n: number): { file: string; org: string; tokens: string[] } {
   const tokens: string[] = [];
   const identities: Record<string, unknown>[] = [];
   const rolebindings: Record<string, unknown>[] = [];
-  for (let r = 0; r < ROUNDS; r += 1) {
+  for (let r = 0; r < CALLERS; r += 1) {
     const id = `${org}/${hex(`caller${r}`, 16)}`;
     identities.push({ id, name: `caller-${r}`, servicePrincipal: 'INGESTER' });
     rolebindings.push({ id: `${org}/${hex(`rb${r}`, 16)}`, identity: id, role: 'viewer' });
@@ -44,46 +53,41 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, result];
 }
 
-async function getJson(pool: Pool, path: string, token: string): Promise<Record<string, unknown>> {
+async function getText(pool: Pool, path: string, token: string): Promise<string> {
   const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.body.json()) as Record<string, unknown>;
-  if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(body)}`);
-  return body;
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${text}`);
+  return text;
 }
 
-/**
- * What `pages` sequential round trips cost with no proxy work at all: a bare fastify server answering
- * an already serialized page of the same size, read by the same client. No walk can be faster.
- */
-async function httpFloor(page: string, pages: number, token: string): Promise<number> {
-  const app = Fastify({ logger: false });
-  app.get('/page', (_req, reply) => reply.type('application/json').send(page));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const pool = new Pool(`http://127.0.0.1:${(app.server.address() as { port: number }).port}`, { connections: 1 });
-  try {
-    let best = Number.POSITIVE_INFINITY;
-    for (let r = 0; r < ROUNDS; r += 1) {
-      const [ms] = await timed(async () => {
-        for (let p = 0; p < pages; p += 1) await getJson(pool, '/page', token);
-      });
-      best = Math.min(best, ms);
-    }
-    return best;
-  } finally {
-    await pool.close();
-    await app.close();
-  }
+const getJson = async (pool: Pool, path: string, token: string) => JSON.parse(await getText(pool, path, token)) as Record<string, unknown>;
+
+/** Walks every page; returns the items seen, the pages and the first page's text. */
+async function walk(pool: Pool, org: string, token: string): Promise<{ seen: number; pages: number; first: string }> {
+  let next = '';
+  let seen = 0;
+  let pages = 0;
+  let first = '';
+  do {
+    const text = await getText(pool, `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}${next ? `&page_token=${next}` : ''}`, token);
+    const page = JSON.parse(text) as { groups: unknown[]; nextPageToken: string };
+    if (pages === 0) first = text;
+    seen += page.groups.length;
+    next = page.nextPageToken;
+    pages += 1;
+  } while (next !== '' && pages < 10_000);
+  return { seen, pages, first };
 }
 
 interface Row {
   n: number;
   directMs: number;
-  walkMs: number;
-  /** the same number of page round trips to a bare fastify server answering a precomputed page */
-  floorMs: number;
-  v1Calls: number;
+  walkMs: number[];
+  rewalkMs: number[];
+  floorMs: number[];
   pages: number;
-  rssMiB: number;
+  walkCalls: number;
+  rewalkCalls: number;
 }
 
 async function measure(n: number): Promise<Row> {
@@ -94,74 +98,125 @@ async function measure(n: number): Promise<Row> {
   const proxy = await serve(loaded.settings);
   const direct = new Pool(emu.url, { connections: 1 });
   const through = new Pool(proxy.url, { connections: 1 });
+  const bare = Fastify({ logger: false });
+  let page = '';
+  bare.get('/page', (_req, reply) => reply.type('application/json').send(page));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const floorPool = new Pool(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}`, { connections: 1 });
   try {
     const v1Path = `/iam/v1/groups?uidp.children_of=${org}`;
-    await getJson(direct, v1Path, tokens[0] as string); // warm-up
-    let directMs = Number.POSITIVE_INFINITY;
-    let walkMs = Number.POSITIVE_INFINITY;
-    let v1Calls = 0;
-    let pages = 0;
-    let firstPage = '';
-    // direct call and walk alternate, so drift on a shared machine falls on both alike
+    // warm-up: v1, a walk (the times store sees every record once), the floor
+    await getJson(direct, v1Path, tokens[0] as string);
+    page = (await walk(through, org, tokens[CALLERS - 1] as string)).first;
+    const row: Row = { n, directMs: Number.POSITIVE_INFINITY, walkMs: [], rewalkMs: [], floorMs: [], pages: 0, walkCalls: 0, rewalkCalls: 0 };
+    // direct call, walk, re-walk and floor alternate, so drift on a shared machine falls on all alike
     for (let r = 0; r < ROUNDS; r += 1) {
-      const [dms, body] = await timed(() => getJson(direct, v1Path, tokens[r] as string));
+      const token = tokens[r] as string;
+      const [dms, body] = await timed(() => getJson(direct, v1Path, token));
       if ((body.items as unknown[]).length !== n) throw new Error('direct list is incomplete');
-      directMs = Math.min(directMs, dms);
+      row.directMs = Math.min(row.directMs, dms);
       emu.stats.reset();
-      const [ms, counted] = await timed(async () => {
-        let token = '';
-        let seen = 0;
-        let p = 0;
-        do {
-          const page = await getJson(
-            through,
-            `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}${token ? `&page_token=${token}` : ''}`,
-            tokens[r] as string,
-          );
-          if (p === 0) firstPage = JSON.stringify(page);
-          seen += (page.groups as unknown[]).length;
-          token = page.nextPageToken as string;
-          p += 1;
-        } while (token !== '' && p < 10_000);
-        return { seen, p };
+      const [ms, walked] = await timed(() => walk(through, org, token));
+      if (walked.seen !== n) throw new Error(`walk saw ${walked.seen} of ${n}`);
+      row.walkMs.push(ms);
+      row.walkCalls = emu.stats.snapshot().total;
+      row.pages = walked.pages;
+      emu.stats.reset();
+      const [again, rewalked] = await timed(() => walk(through, org, token));
+      if (rewalked.seen !== n) throw new Error(`re-walk saw ${rewalked.seen} of ${n}`);
+      row.rewalkMs.push(again);
+      row.rewalkCalls = emu.stats.snapshot().total;
+      const [floor] = await timed(async () => {
+        for (let p = 0; p < walked.pages; p += 1) await getText(floorPool, '/page', token);
       });
-      if (counted.seen !== n) throw new Error(`walk saw ${counted.seen} of ${n}`);
-      walkMs = Math.min(walkMs, ms);
-      v1Calls = emu.stats.snapshot().total;
-      pages = counted.p;
+      row.floorMs.push(floor);
     }
-    const floorMs = await httpFloor(firstPage, pages, tokens[0] as string);
-    return { n, directMs, walkMs, floorMs, v1Calls, pages, rssMiB: process.resourceUsage().maxRSS / 1024 };
+    return row;
   } finally {
-    await direct.close();
-    await through.close();
+    await Promise.all([direct.close(), through.close(), floorPool.close()]);
+    await bare.close();
     await proxy.close();
     await emu.close();
   }
 }
 
+function heapMiB(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+async function memory(n: number): Promise<void> {
+  const { file, org, tokens } = seedFile(n);
+  const emu = await startEmulator({ host: '127.0.0.1', port: 0, seedFile: file, trustedIssuers: [] });
+  const direct = new Pool(emu.url, { connections: 1 });
+  const v1Bytes = Buffer.byteLength(await getText(direct, `/iam/v1/groups?uidp.children_of=${org}`, tokens[0] as string));
+  const boundBytes = Math.round(3 * v1Bytes);
+  const loaded = loadSettings({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    V1_BASE_URL: emu.url,
+    LIST_CACHE_TTL_MS: String(TTL_MS),
+    LIST_CACHE_MAX_BYTES: String(boundBytes),
+    V1_MAX_RESPONSE_BYTES: String(4 * v1Bytes),
+  });
+  if (!loaded.ok) throw new Error(loaded.error);
+  const proxy = await serve(loaded.settings);
+  const through = new Pool(proxy.url, { connections: 1 });
+  const firstPage = (token: string) => getText(through, `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}`, token);
+  const expire = () => new Promise((r) => setTimeout(r, TTL_MS + 500));
+  try {
+    // the times store learns every record once; that snapshot then expires
+    await firstPage(tokens[0] as string);
+    await expire();
+    const base = heapMiB();
+    await firstPage(tokens[1] as string);
+    const one = heapMiB() - base;
+    await expire();
+    const afterTtl = heapMiB() - base;
+    for (let c = 2; c < CALLERS; c += 1) await firstPage(tokens[c] as string);
+    const all = heapMiB() - base;
+    const v1MiB = v1Bytes / 2 ** 20;
+    console.log(`\nsnapshot memory, ${n.toLocaleString('en')} groups (heap after a full collection, in this process)`);
+    console.log('| figure | target | measured |');
+    console.log('|---|---|---|');
+    console.log(`| one snapshot's heap / its v1 JSON (${v1MiB.toFixed(1)} MiB) | ≤ 1.2 | ${(one / v1MiB).toFixed(2)} (${one.toFixed(1)} MiB) |`);
+    console.log(`| heap still held one TTL (${TTL_MS} ms) after that snapshot's last use | 0 | ${afterTtl.toFixed(1)} MiB |`);
+    console.log(
+      `| heap of all snapshots after ${CALLERS - 2} callers listed, LIST_CACHE_MAX_BYTES ${(boundBytes / 2 ** 20).toFixed(1)} MiB | ≤ the bound | ${all.toFixed(1)} MiB |`,
+    );
+  } finally {
+    await through.close();
+    await direct.close();
+    await proxy.close();
+    await emu.close();
+  }
+}
+
+const r2 = (x: number) => x.toFixed(2);
+const span = (xs: number[], d = 2) => `${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)}`;
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const n of SIZES) rows.push(await measure(n));
-  console.log(`list walk at page_size=${PAGE_SIZE}, best of ${ROUNDS}, cold snapshot per walk (load generator, proxy and emulator in one process)`);
-  console.log('items    direct v1 call   proxy walk   pages  v1 calls  µs/item  walk/direct  HTTP floor  walk/(direct+floor)  peak RSS');
+  console.log(`list walks at page_size=${PAGE_SIZE}, ${ROUNDS} rounds, interleaved; load generator, proxy and emulator in one process`);
+  console.log(
+    '| items | direct v1 call (best) | HTTP floor | new-snapshot walk | walk / (direct + floor) | re-walk | re-walk / floor | v1 calls (walk, re-walk) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
+    const walkRatio = r.walkMs.map((w, i) => w / (r.directMs + (r.floorMs[i] as number)));
+    const rewalkRatio = r.rewalkMs.map((w, i) => w / (r.floorMs[i] as number));
     console.log(
-      `${String(r.n).padEnd(8)} ${r.directMs.toFixed(1).padStart(11)} ms ${r.walkMs.toFixed(1).padStart(9)} ms ${String(r.pages).padStart(7)} ${String(r.v1Calls).padStart(9)} ${((r.walkMs * 1000) / r.n).toFixed(1).padStart(8)} ${(r.walkMs / r.directMs).toFixed(2).padStart(12)} ${r.floorMs.toFixed(1).padStart(8)} ms ${(r.walkMs / (r.directMs + r.floorMs)).toFixed(2).padStart(20)} ${r.rssMiB.toFixed(0).padStart(6)} MiB`,
+      `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${span(r.floorMs, 0)} ms | ${span(r.walkMs, 0)} ms | ${span(walkRatio)} | ${span(r.rewalkMs, 0)} ms | ${span(rewalkRatio)} | ${r.walkCalls}, ${r.rewalkCalls} |`,
     );
   }
-  const small = rows.find((r) => r.n === 10_000);
-  const large = rows.find((r) => r.n === 50_000);
-  if (small && large) {
-    console.log(`T(50k)/T(10k) = ${(large.walkMs / small.walkMs).toFixed(2)} (target ≤ 6: linear)`);
-    console.log(`proxy walk / direct v1 call at 50k = ${(large.walkMs / large.directMs).toFixed(2)} (target ≤ 2)`);
-    console.log(
-      `HTTP floor at 50k = ${large.floorMs.toFixed(1)} ms = ${(large.floorMs / large.directMs).toFixed(2)} × the direct call: ${large.pages} bare round trips of one page, no proxy work`,
-    );
-    console.log(
-      `proxy walk / (direct v1 call + HTTP floor) at 50k = ${(large.walkMs / (large.directMs + large.floorMs)).toFixed(2)} (1.00 = no cost beyond the v1 call and the round trips)`,
-    );
+  const [small, large] = rows;
+  if (small && large && large.n === 2 * small.n) {
+    const best = (xs: number[]) => Math.min(...xs);
+    console.log(`growth ${small.n} → ${large.n} (best walks): ${r2(best(large.walkMs) / best(small.walkMs))} × (linear: 2.00)`);
   }
+  await memory(MEMORY_SIZE);
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
-import type { OperationContext } from './operation-context.js';
+import { type OperationContext, forResource } from './operation-context.js';
 import { listV1 } from './v1-records.js';
 import { fillHydrated, hydrationUids } from '../hydrate/fill-hydrated.js';
 import type { Json } from '../json/json-path.js';
@@ -14,7 +14,7 @@ async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydratio
   const wanted = new Set(uids);
   let records: Json[];
   try {
-    records = await listV1({ ...ctx, resource: from }, { [h.batchBy]: uids });
+    records = await listV1(forResource(ctx, from), { [h.batchBy]: uids });
   } catch (err) {
     // a caller who may not list them at all sees the objects without the looked-up fields
     if (err instanceof ApiError && (err.code === GrpcCode.PERMISSION_DENIED || err.code === GrpcCode.NOT_FOUND)) return new Map();

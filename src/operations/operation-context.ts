@@ -35,6 +35,39 @@ export interface OperationContext {
 /** What every operation of one app shares. */
 export type AppServices = Pick<OperationContext, 'locks' | 'idempotency' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
 
+/** The context of one call, its fields set one by one (a spread per request cost more); the caller's fingerprint (a hash) made only when something keyed by caller needs it. */
+class Context implements OperationContext {
+  readonly locks: WriteLock;
+  readonly idempotency: IdempotencyStore;
+  readonly lists: OperationContext['lists'];
+  readonly resources: ReadonlyMap<string, CompiledResource>;
+  readonly lookups: LookupCache;
+  readonly meta: TimesStore;
+  readonly now: () => number;
+  private fingerprint: string | undefined;
+
+  constructor(
+    services: AppServices,
+    readonly resource: CompiledResource,
+    readonly v1: V1Client,
+    readonly authorization: string | undefined,
+    readonly requestId: string,
+  ) {
+    this.locks = services.locks;
+    this.idempotency = services.idempotency;
+    this.lists = services.lists;
+    this.resources = services.resources;
+    this.lookups = services.lookups;
+    this.meta = services.meta;
+    this.now = services.now;
+  }
+
+  get caller(): string {
+    this.fingerprint ??= callerFingerprint(this.authorization);
+    return this.fingerprint;
+  }
+}
+
 /** The context of one call of `resource` for a caller, whichever front door (REST, gRPC) it came by. */
 export function operationContext(
   services: AppServices,
@@ -43,19 +76,12 @@ export function operationContext(
   authorization: string | undefined,
   requestId: string,
 ): OperationContext {
-  let caller: string | undefined;
-  // the fingerprint (a hash) only when something keyed by caller needs it: a plain Get does not
-  return {
-    ...services,
-    resource,
-    v1,
-    authorization,
-    requestId,
-    get caller() {
-      caller ??= callerFingerprint(authorization);
-      return caller;
-    },
-  };
+  return new Context(services, resource, v1, authorization, requestId);
+}
+
+/** The same call's context for another resource (a lookup of one resource from another). */
+export function forResource(ctx: OperationContext, resource: CompiledResource): OperationContext {
+  return new Context(ctx, resource, ctx.v1, ctx.authorization, ctx.requestId);
 }
 
 /** The prefix of every list snapshot a caller holds for a resource. */

@@ -38,6 +38,7 @@ import { dualProtocolServer } from './dual-protocol-server.js';
 import { reflectionRoutes } from './grpc-reflection.js';
 import { GRPC_SERVICES, REQUEST_ID, grpcRoutes } from './grpc-routes.js';
 import { registerJsonBody } from './json-body.js';
+import { bufferedLogStream } from './buffered-log-stream.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
@@ -68,6 +69,8 @@ export interface ProxyAppOptions {
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
 export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOptions = {}): Promise<FastifyInstance> {
+  const buffered = opts.logStream ? undefined : bufferedLogStream();
+  const logs = opts.logStream ?? (buffered as DestinationStream);
   const app = Fastify({
     // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN
     serverFactory: (handler) =>
@@ -81,7 +84,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         requestTimeout: settings.requestTimeoutMs,
         tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
       }) as never,
-    logger: loggerOptions(settings.logLevel, opts.logStream),
+    logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
     logController: new OneLineRequestLog(),
     requestIdHeader: false,
@@ -125,6 +128,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
   app.addHook('onClose', async () => {
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close()]);
+    // the last lines of a stopping proxy are written now, not at the next periodic flush
+    buffered?.flushSync();
   });
   // a callback hook: no promise per request
   app.addHook('onRequest', (req, reply, done) => {

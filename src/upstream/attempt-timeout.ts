@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ForwardingHandler } from './forwarding-handler.js';
+import type { DeadlineOption } from './retry-reads.js';
 
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
@@ -13,18 +14,37 @@ export class AttemptTimeoutError extends Error {
   }
 }
 
+/** A call that ran past its deadline (`callDeadline`): the caller's time is up, whatever the backend does. */
+export class DeadlineExceededError extends Error {
+  readonly code = 'V2PROXY_DEADLINE';
+  constructor(ms: number) {
+    super(`no whole answer within the call's deadline (${ms} ms)`);
+  }
+}
+
 /**
- * Aborts the attempt when its answer has not started within `ms`. A timer of its own: undici's
- * headersTimeout runs on a coarse clock (a 400 ms timeout fired after about 1 s).
+ * One timer per attempt, two limits: the answer must start within the attempt timeout (else the
+ * backend hangs: AttemptTimeoutError), and the whole answer must be in by the call's deadline (else
+ * DeadlineExceededError). A plain timer of its own: an AbortSignal per call cost more (an event
+ * target and its listeners), and undici's headersTimeout runs on a coarse clock (a 400 ms timeout
+ * fired after about 1 s).
  */
 class AttemptTimer extends ForwardingHandler {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     next: Handler,
-    private readonly ms: number,
+    private readonly attemptMs: number,
+    private readonly deadline: number,
+    private readonly deadlineMs: number,
   ) {
     super(next);
+  }
+
+  private arm(ms: number, abort: () => void): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(abort, Math.max(0, ms));
+    this.timer.unref();
   }
 
   private stop(): void {
@@ -33,8 +53,9 @@ class AttemptTimer extends ForwardingHandler {
   }
 
   override onRequestStart(controller: Controller, context: unknown): void {
-    this.timer = setTimeout(() => controller.abort(new AttemptTimeoutError(this.ms)), this.ms);
-    this.timer.unref();
+    const left = this.deadline - Date.now();
+    if (this.attemptMs < left) this.arm(this.attemptMs, () => controller.abort(new AttemptTimeoutError(this.attemptMs)));
+    else this.arm(left, () => controller.abort(new DeadlineExceededError(this.deadlineMs)));
     super.onRequestStart(controller, context);
   }
 
@@ -44,8 +65,16 @@ class AttemptTimer extends ForwardingHandler {
   }
 
   override onResponseStart(...args: Args<'onResponseStart'>): void {
-    this.stop();
+    const [controller] = args;
+    // answering: from here only the deadline bounds the body
+    if (Number.isFinite(this.deadline)) this.arm(this.deadline - Date.now(), () => controller.abort(new DeadlineExceededError(this.deadlineMs)));
+    else this.stop();
     super.onResponseStart(...args);
+  }
+
+  override onResponseEnd(...args: Args<'onResponseEnd'>): void {
+    this.stop();
+    super.onResponseEnd(...args);
   }
 
   override onResponseError(...args: Args<'onResponseError'>): void {
@@ -56,14 +85,16 @@ class AttemptTimer extends ForwardingHandler {
 
 /**
  * Each attempt must start answering within `attemptMs`, so a hung backend is found out per attempt
- * (as UNAVAILABLE), not only when the call's deadline (`deadlineMs`, DEADLINE_EXCEEDED) runs out;
- * a body may not stall longer than the deadline between chunks. An attempt timeout no shorter than
- * the deadline is the deadline.
+ * (as UNAVAILABLE), and a call with a deadline (the dispatch option of `callDeadline`) must be
+ * answered whole by then (DEADLINE_EXCEEDED).
  */
 export function attemptTimeout(attemptMs: number, deadlineMs: number): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
+    const deadline = (opts as DeadlineOption).deadline;
+    if (deadline !== undefined) return dispatch(opts, new AttemptTimer(handler, attemptMs, deadline, deadlineMs));
+    // no call deadline (the passthrough streams what v1 sends): undici's own timeouts, the answer's start per attempt
     const next = { ...opts, headersTimeout: opts.headersTimeout ?? deadlineMs, bodyTimeout: opts.bodyTimeout ?? deadlineMs };
     if (attemptMs >= deadlineMs || opts.headersTimeout != null) return dispatch(next, handler);
-    return dispatch(next, new AttemptTimer(handler, attemptMs));
+    return dispatch(next, new AttemptTimer(handler, attemptMs, Number.POSITIVE_INFINITY, deadlineMs));
   };
 }

@@ -27,7 +27,7 @@ export class CircuitOpenError extends Error {
 const DOWN_STATUSES = new Set([502, 503, 504]);
 // the caller gave up (its deadline, the client went away), or the answer was too large: says
 // nothing of the backend being up
-const NEUTRAL_CODES = new Set(['UND_ERR_ABORTED', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
+const NEUTRAL_CODES = new Set(['V2PROXY_DEADLINE', 'UND_ERR_ABORTED', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
 
 /**
  * A failure-ratio circuit breaker over a sliding window of attempts. While open, attempts fail at

@@ -23,9 +23,9 @@ export interface DeadlineOption {
   deadline?: number;
 }
 
-/** The request options that bound one call to `timeoutMs`: its abort signal, and no retry past it. */
-export function callDeadline(timeoutMs: number): { signal: AbortSignal } & DeadlineOption {
-  return { signal: AbortSignal.timeout(timeoutMs), deadline: Date.now() + timeoutMs };
+/** The request option that bounds one call to `timeoutMs`: each attempt's timer ends there, and no retry starts past it. */
+export function callDeadline(timeoutMs: number): Required<DeadlineOption> {
+  return { deadline: Date.now() + timeoutMs };
 }
 
 /**
@@ -52,7 +52,6 @@ export function retryReads(opts: RetryOptions): Dispatcher.DispatcherComposeInte
       const delay = random() * Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (state.counter - 1));
       const deadline = (dispatchOpts as DeadlineOption).deadline;
       if (deadline !== undefined && Date.now() + delay >= deadline) return cb(err);
-      if ((dispatchOpts as { signal?: AbortSignal }).signal?.aborted) return cb(err);
       if (!budget.spend()) return cb(err);
       setTimeout(() => cb(null), delay);
     },

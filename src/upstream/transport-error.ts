@@ -2,7 +2,7 @@ import { errors as undiciErrors } from 'undici';
 import { apiError } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
 
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUTS = new Set(['V2PROXY_DEADLINE', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** A backend that gave no usable answer, as a stable ApiError: too large or unreachable 14, too slow 4. */
 export function transportError(err: unknown, maxResponseBytes: number, backend: string): ApiError {

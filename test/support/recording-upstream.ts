@@ -13,6 +13,8 @@ export interface Reply {
   body: string | Buffer;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** send the headers and the first half of the body at once, the rest this much later */
+  stallBodyMs?: number;
 }
 
 export interface RecordingUpstream {
@@ -39,11 +41,19 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     req.on('end', () => {
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
       state.requests.push(recorded);
-      const { status, body, headers, delayMs } = state.respond ? state.respond(recorded) : state.answer;
+      const { status, body, headers, delayMs, stallBodyMs } = state.respond ? state.respond(recorded) : state.answer;
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(body);
+        if (stallBodyMs === undefined) {
+          res.end(body);
+          return;
+        }
+        const bytes = Buffer.from(body);
+        res.write(bytes.subarray(0, bytes.length >> 1));
+        setTimeout(() => {
+          if (!res.destroyed) res.end(bytes.subarray(bytes.length >> 1));
+        }, stallBodyMs);
       }, delayMs ?? 0);
     });
   });

@@ -97,6 +97,13 @@ describe('v2 errors from a broken v1', () => {
       expect(slow.status).toBe(504);
       expect(slow.body).toEqual(aipError(4, 'Deadline exceeded: the v1 backend did not answer in time', 'DEADLINE_EXCEEDED'));
       expect(Date.now() - started).toBeLessThan(1900);
+
+      // the deadline bounds the whole answer: a body that stalls after the headers is cut off too
+      upstream.answer = { status: 200, body: JSON.stringify({ items: [{ id: A, name: 'stalled' }] }), stallBodyMs: 2000 };
+      const stalledAt = Date.now();
+      const stalled = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: 't' });
+      expect(stalled.body).toEqual(aipError(4, 'Deadline exceeded: the v1 backend did not answer in time', 'DEADLINE_EXCEEDED'));
+      expect(Date.now() - stalledAt).toBeLessThan(1900);
     } finally {
       await proxy.close();
       await upstream.close();
