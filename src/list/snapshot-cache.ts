@@ -1,29 +1,48 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * A list's collection, fetched, translated, filtered and sorted once, and rendered once: each item's
- * JSON text in list order. Pages are cut from the texts; nothing is translated or serialized again.
+ * A list's collection, fetched, translated, filtered and sorted once, and rendered once: the JSON
+ * texts of its items in list order, kept end to end in one string. Pages are cut from it; nothing is
+ * translated or serialized again, and one string costs little more than its characters.
  */
 export interface Snapshot {
-  /** each item's v2 JSON text, without the synthesized times */
-  texts: string[];
+  /** every item's v2 JSON text (without the synthesized times), one after another */
+  json: string;
+  /** where each item's text ends in `json` (item i spans ends[i-1]..ends[i]) */
+  ends: Uint32Array;
   /** each item's synthesized times (shared with the times store; their type is the operations'), when the resource has them */
   times: readonly unknown[] | undefined;
-  /** memory held, estimated from the texts */
+  /** memory held, estimated from the text */
   bytes: number;
   /** when v1 last confirmed the caller sees it (ms, the operation clock): its load, or a re-check */
   checkedAt: number;
 }
 
-// V8 keeps a string in a header of about this size, and an array slot or a reference in 8 bytes
-const STRING_OVERHEAD = 24;
-const SLOT = 8;
+// V8 keeps a string of Latin-1 characters in one byte each, any other in two; a reference in 8 bytes
+const REFERENCE = 8;
+const WIDE = /[\u0100-\uffff]/;
 
-/** The memory a snapshot of these texts holds (one byte a character: v1 JSON is mostly ASCII). */
-export function snapshotBytes(texts: readonly string[], withTimes: boolean): number {
-  let bytes = 0;
-  for (const text of texts) bytes += text.length + STRING_OVERHEAD + SLOT;
-  return withTimes ? bytes + texts.length * SLOT : bytes;
+/** A snapshot of item texts in list order (with their times, when the resource has them). */
+export function snapshotOf(texts: readonly string[], times: readonly unknown[] | undefined, checkedAt: number): Snapshot {
+  const ends = new Uint32Array(texts.length);
+  let at = 0;
+  texts.forEach((text, i) => {
+    at += text.length;
+    ends[i] = at;
+  });
+  const json = texts.join('');
+  const bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength + (times ? times.length * REFERENCE : 0);
+  return { json, ends, times, bytes, checkedAt };
+}
+
+/** How many items a snapshot holds. */
+export function itemCount(snapshot: Snapshot): number {
+  return snapshot.ends.length;
+}
+
+/** The JSON text of item `i`. */
+export function itemText(snapshot: Snapshot, i: number): string {
+  return snapshot.json.slice(i === 0 ? 0 : (snapshot.ends[i - 1] as number), snapshot.ends[i] as number);
 }
 
 /**

@@ -12,7 +12,7 @@ import { parsePageParams } from '../list/page-params.js';
 import { PageTokenCodec } from '../list/page-token.js';
 import { type FilterPlan, planFilters } from '../list/plan-filters.js';
 import type { RawQuery } from '../list/query-params.js';
-import { type Snapshot, snapshotBytes } from '../list/snapshot-cache.js';
+import { type Snapshot, itemCount, itemText, snapshotOf } from '../list/snapshot-cache.js';
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
 import type { MetaTimes } from '../meta/meta-store.js';
 import { JsonText } from '../json/json-text.js';
@@ -81,17 +81,15 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     const kept: number[] = [];
     for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
     const sorted = sortItems(kept, order.keys, (i) => keyOf(items[i] as Json));
-    const sortedTexts = sorted.map((i) => texts[i] as string);
-    return {
-      texts: sortedTexts,
-      times: times && sorted.map((i) => times[i] as MetaTimes),
-      bytes: snapshotBytes(sortedTexts, times !== undefined),
-      checkedAt: now,
-    };
+    return snapshotOf(
+      sorted.map((i) => texts[i] as string),
+      times && sorted.map((i) => times[i] as MetaTimes),
+      now,
+    );
   };
-  const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, snapshot.texts[i] as string, snapshot.times?.[i] as MetaTimes | undefined);
+  const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined);
   const { pageSize, skip } = page.params;
-  const seek = (snapshot: Snapshot) => (after ? seekAfter(snapshot.texts.length, after, order.keys, (i) => keyOf(itemAt(snapshot, i))) : 0) + skip;
+  const seek = (snapshot: Snapshot) => (after ? seekAfter(itemCount(snapshot), after, order.keys, (i) => keyOf(itemAt(snapshot, i))) : 0) + skip;
   const found = await ctx.lists.cache.lookup(key, load);
   let snapshot = found.snapshot;
   // AIP-158: a kept snapshot is not a capability. A page it serves is re-authorized (once the last
@@ -99,7 +97,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   // caller's credentials. When v1 no longer shows it (access revoked, or the item gone), the
   // snapshot is dropped and read again from v1.
   if (!found.fresh && now - snapshot.checkedAt >= ctx.lists.reauthMs) {
-    const count = snapshot.texts.length;
+    const count = itemCount(snapshot);
     const first = count === 0 ? undefined : Math.min(seek(snapshot), count - 1);
     if (await stillVisible(ctx, first === undefined ? undefined : itemAt(snapshot, first).uid)) snapshot.checkedAt = now;
     else {
@@ -108,7 +106,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     }
   }
 
-  const count = snapshot.texts.length;
+  const count = itemCount(snapshot);
   const start = Math.min(seek(snapshot), count);
   const end = Math.min(start + pageSize, count);
   const nextPageToken = end > start && end < count ? ctx.lists.tokens.seal({ binding, after: keyOf(itemAt(snapshot, end - 1)), issuedAt: now }) : '';
@@ -119,7 +117,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   }
   // the page joined from the kept texts: no item is serialized again
   const parts: string[] = [];
-  for (let i = start; i < end; i += 1) parts.push(timedText(ctx, snapshot.texts[i] as string, snapshot.times?.[i] as MetaTimes | undefined));
+  for (let i = start; i < end; i += 1) parts.push(timedText(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined));
   return new JsonText(
     `{"${mapping.resource}":[${parts.join(',')}],"nextPageToken":${JSON.stringify(nextPageToken)},"totalCount":"${count}","skipped":${skip}}`,
   );

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseOrderBy } from '../../src/mapping/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
-import { SnapshotCache } from '../../src/list/snapshot-cache.js';
+import { SnapshotCache, itemCount, itemText, snapshotOf } from '../../src/list/snapshot-cache.js';
 import { seekAfter, sortItems, v2KeyFn } from '../../src/list/sorted-items.js';
 
 const SORTABLE = { sortable: ['uid', 'name', 'createTime', 'updateTime'], defaultOrder: 'uid asc' };
@@ -98,7 +98,7 @@ describe('sorting and seeking', () => {
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ texts: [`{"n":${n}}`], times: undefined, bytes: 10, checkedAt: 0 });
+  const snapshot = (n: number) => ({ ...snapshotOf([`{"n":${n}}`], undefined, 0), bytes: 10 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;
@@ -129,7 +129,7 @@ describe('snapshot cache', () => {
     await cache.get('k', load);
     expect(loads).toBe(2);
     await expect(cache.get('x', async () => Promise.reject(new Error('v1 down')))).rejects.toThrow('v1 down');
-    expect((await cache.get('x', load)).texts).toEqual(['{"n":3}']);
+    expect(itemText(await cache.get('x', load), 0)).toBe('{"n":3}');
   });
   it('frees an expired snapshot when its TTL ends, with no further request', async () => {
     vi.useFakeTimers();
@@ -147,6 +147,14 @@ describe('snapshot cache', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+  it('keeps the item texts end to end and sizes them as V8 stores them', () => {
+    const s = snapshotOf(['{"a":1}', '{}', '{"b":"x"}'], undefined, 0);
+    expect([0, 1, 2].map((i) => itemText(s, i))).toEqual(['{"a":1}', '{}', '{"b":"x"}']);
+    expect(itemCount(s)).toBe(3);
+    expect(s.bytes).toBe(18 + 3 * 4);
+    // one character beyond Latin-1 makes the whole string two bytes a character
+    expect(snapshotOf(['{"a":"é"}', '{"b":"€"}'], [{}, {}], 0).bytes).toBe(2 * 18 + 2 * 4 + 2 * 8);
   });
   it('never keeps more bytes than its bound', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 25 });
