@@ -180,7 +180,7 @@ async function memory(n: number): Promise<void> {
     for (let c = 4; c < CALLERS; c += 1) await firstPage(tokens[c] as string);
     const all = heapMiB() - base;
     const v1MiB = v1Bytes / 2 ** 20;
-    console.log(`\nsnapshot memory, ${n.toLocaleString('en')} groups (heap after a full collection, in this process)`);
+    console.log(`snapshot memory, ${n.toLocaleString('en')} groups (heap after a full collection, in this process)`);
     console.log('| figure | target | measured |');
     console.log('|---|---|---|');
     console.log(
@@ -203,9 +203,11 @@ const r2 = (x: number) => x.toFixed(2);
 const span = (xs: number[], d = 2) => `${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)}`;
 
 async function main(): Promise<void> {
+  // memory first: what the walks leave behind would be freed during its waits and blur its figures
+  await memory(MEMORY_SIZE);
   const rows: Row[] = [];
   for (const n of SIZES) rows.push(await measure(n));
-  console.log(`list walks at page_size=${PAGE_SIZE}, ${ROUNDS} rounds, interleaved; load generator, proxy and emulator in one process`);
+  console.log(`\nlist walks at page_size=${PAGE_SIZE}, ${ROUNDS} rounds, interleaved; load generator, proxy and emulator in one process`);
   console.log(
     '| items | direct v1 call (best) | HTTP floor | new-snapshot walk | walk / (direct + floor) | re-walk | re-walk / floor | v1 calls (walk, re-walk) |',
   );
@@ -222,7 +224,6 @@ async function main(): Promise<void> {
     const best = (xs: number[]) => Math.min(...xs);
     console.log(`growth ${small.n} → ${large.n} (best walks): ${r2(best(large.walkMs) / best(small.walkMs))} × (linear: 2.00)`);
   }
-  await memory(MEMORY_SIZE);
 }
 
 main().catch((err: unknown) => {

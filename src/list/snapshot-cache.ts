@@ -108,6 +108,11 @@ export class SnapshotCache {
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
   }
 
+  /** Drops every snapshot and its expiry timer (a closed app keeps nothing alive until a TTL ends). */
+  clear(): void {
+    this.lru?.clear();
+  }
+
   get size(): number {
     return this.lru?.size ?? 0;
   }

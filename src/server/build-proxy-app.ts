@@ -155,6 +155,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
     reauthMs: settings.listReauthMs,
   };
+  app.addHook('onClose', async () => {
+    lists.cache.clear();
+  });
   // REDIS_URL: the state replicas must agree on (write locks, idempotency records, META_STORE=redis)
   const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (message) => app.log.error(message)) : undefined;
   if (redis) {

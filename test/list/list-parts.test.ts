@@ -148,6 +148,20 @@ describe('snapshot cache', () => {
       vi.useRealTimers();
     }
   });
+  it('clear drops every snapshot and its expiry timer (a closed app holds nothing until a TTL ends)', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000, now: () => 1_000_000 });
+      await cache.get('alice|groups|q', async () => snapshot(1));
+      await cache.get('bob|groups|q', async () => snapshot(2));
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+      cache.clear();
+      expect(cache.size).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
   it('keeps the item texts end to end and sizes them as V8 stores them', () => {
     const s = snapshotOf(['{"a":1}', '{}', '{"b":"x"}'], undefined, 0);
     expect([0, 1, 2].map((i) => itemText(s, i))).toEqual(['{"a":1}', '{}', '{"b":"x"}']);
