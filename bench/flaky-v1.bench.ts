@@ -7,6 +7,7 @@ import { startHarness } from '../test/support/emulator-harness.js';
 import { A, A_TEAM, TOKENS } from '../test/support/fixtures.js';
 import { outage, readMany } from '../test/support/flaky-v1-figures.js';
 import { TcpFaultProxy } from '../test/support/tcp-fault-proxy.js';
+import { range } from './support/figures.js';
 
 const READS = Number(process.env.BENCH_FLAKY_READS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -18,7 +19,6 @@ if (!loaded.ok) throw new Error(loaded.error);
 const proxy = await serve(loaded.settings);
 const paths = [`/iam/v2beta1/groups/${A}`, `/iam/v2beta1/groups/${A_TEAM}`, `/iam/v2beta1/groups?parent=${A}`];
 
-const range = (xs: number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 const success: number[] = [];
 const refuse = { slowest: [] as number[], recovery: [] as number[] };
 const hang = { slowest: [] as number[], recovery: [] as number[] };

@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { CLI, start } from './support/child-process.js';
+import { start, startV1Emulator } from './support/child-process.js';
+import { median, quantile as q, range } from './support/figures.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 6);
@@ -80,20 +81,8 @@ async function slice(origin: string, path: string, rate: number): Promise<number
   return latencies;
 }
 
-const q = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-};
-const median = (xs: number[]) => q(xs, 0.5);
-const range = (xs: number[], d = 2) => `${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)}`;
-
-const emulator = await start(
-  CLI,
-  ['emulator'],
-  { DEV_TOKEN: TOKEN, LOG_LEVEL: 'silent', SIM_V2: 'false' },
-  /v1 emulator listening on (\S+)\ndemo organization uid: (\w+)/,
-);
-const [, v1Url, org] = emulator.match as unknown as [string, string, string];
+const emulator = await startV1Emulator(TOKEN);
+const { v1Url, org } = emulator;
 const v2proxy = await start(fileURLToPath(new URL('./support/start-v2proxy.ts', import.meta.url)), [], { V1_BASE_URL: v1Url }, /v2proxy listening on (\S+)/);
 const minimal = await start(
   fileURLToPath(new URL('./support/minimal-proxy.ts', import.meta.url)),

@@ -14,6 +14,7 @@ import { Pool } from 'undici';
 import { serve } from '../src/commands/serve.js';
 import { loadSettings } from '../src/config/load-settings.js';
 import { startEmulator } from '../src/emulator/start-emulator.js';
+import { range } from './support/figures.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '20000,40000').split(',').map(Number);
 const MEMORY_SIZE = Number(process.env.BENCH_MEMORY_SIZE ?? 100_000);
@@ -200,7 +201,6 @@ async function memory(n: number): Promise<void> {
 }
 
 const r2 = (x: number) => x.toFixed(2);
-const span = (xs: number[], d = 2) => `${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)}`;
 
 async function main(): Promise<void> {
   // memory first: what the walks leave behind would be freed during its waits and blur its figures
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     const walkRatio = r.walkMs.map((w, i) => w / (r.directMs + (r.floorMs[i] as number)));
     const rewalkRatio = r.rewalkMs.map((w, i) => w / (r.floorMs[i] as number));
     console.log(
-      `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${span(r.floorMs, 0)} ms | ${span(r.walkMs, 0)} ms | ${span(walkRatio)} | ${span(r.rewalkMs, 0)} ms | ${span(rewalkRatio)} | ${r.walkCalls}, ${r.rewalkCalls} |`,
+      `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${range(r.floorMs, 0)} ms | ${range(r.walkMs, 0)} ms | ${range(walkRatio)} | ${range(r.rewalkMs, 0)} ms | ${range(rewalkRatio)} | ${r.walkCalls}, ${r.rewalkCalls} |`,
     );
   }
   const [small, large] = rows;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { CLI, start } from './support/child-process.js';
+import { CLI, start, startV1Emulator } from './support/child-process.js';
+import { median, range } from './support/figures.js';
 
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
 /** open-loop arrival rates, requests per second */
@@ -53,19 +54,11 @@ function rollout(shadow: number): string {
   return file;
 }
 
-const range = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
 async function main(): Promise<void> {
   // v1 and native v2 are different services in production: here two emulator processes with the
   // same (deterministic) demo data, so a shadow's native work does not queue the next v1 call
-  const emulator = await start(
-    CLI,
-    ['emulator'],
-    { DEV_TOKEN: TOKEN, LOG_LEVEL: 'silent', SIM_V2: 'false' },
-    /v1 emulator listening on (\S+)\ndemo organization uid: (\w+)/,
-  );
-  const [, v1Url, org] = emulator.match as unknown as [string, string, string];
+  const emulator = await startV1Emulator(TOKEN);
+  const { v1Url, org } = emulator;
   const native = await start(CLI, ['emulator'], { DEV_TOKEN: TOKEN, LOG_LEVEL: 'silent' }, /native v2 emulator listening on (\S+)/);
   const [, v2Url] = native.match as unknown as [string, string];
   const proxies = await start(

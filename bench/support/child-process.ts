@@ -24,3 +24,14 @@ export function start(script: string, args: string[], env: Record<string, string
     child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
   });
 }
+
+/** The v1 emulator (demo data, no native v2) in its own process: its URL and the demo organization. */
+export async function startV1Emulator(devToken: string): Promise<{ child: ChildProcess; v1Url: string; org: string }> {
+  const { child, match } = await start(
+    CLI,
+    ['emulator'],
+    { DEV_TOKEN: devToken, LOG_LEVEL: 'silent', SIM_V2: 'false' },
+    /v1 emulator listening on (\S+)\ndemo organization uid: (\w+)/,
+  );
+  return { child, v1Url: match[1] as string, org: match[2] as string };
+}
