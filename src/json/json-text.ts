@@ -6,6 +6,11 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** The answer's JSON text, as the REST front door sends it. */
+export function jsonTextOf(answer: unknown): string {
+  return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
+}
+
 /** The answer as a JSON value, whichever form it came in. */
 export function jsonValueOf(answer: unknown): unknown {
   return answer instanceof JsonText ? JSON.parse(answer.text) : answer;

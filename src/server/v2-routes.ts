@@ -15,7 +15,7 @@ import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision, RolloutController } from '../rollout/rollout-controller.js';
 import { answerBody } from '../shadow/answer-body.js';
-import { JsonText, jsonValueOf } from '../json/json-text.js';
+import { JsonText, jsonTextOf } from '../json/json-text.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import type { RecordFile } from '../shadow/record-file.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
@@ -216,7 +216,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     try {
       if (!route) throw noRoute(req);
       // what fastify would have sent: the JSON text of the result
-      return { status: 200, body: JSON.parse(JSON.stringify(jsonValueOf(await translated(req, route)))) };
+      return { status: 200, body: JSON.parse(jsonTextOf(await translated(req, route))) };
     } catch (err) {
       const rendered = renderError(toApiError(err), req.url);
       return { status: rendered.status, body: rendered.body };
