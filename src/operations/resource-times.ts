@@ -59,6 +59,8 @@ export async function translateOnce(ctx: OperationContext, records: readonly Jso
 
 /** v1 records read from v1, translated, with the times v1 does not keep. */
 export async function translateWithTimes(ctx: OperationContext, records: readonly Json[], translate: (record: Json) => Json): Promise<Json[]> {
+  // no times, no change check: nothing needs the items' text (a Get would render it for nothing)
+  if (!ctx.resource.meta) return records.map(translate);
   return (await translateOnce(ctx, records, translate)).items;
 }
 
