@@ -16,6 +16,8 @@ export interface Snapshot {
   bytes: number;
   /** when v1 last confirmed the caller sees it (ms, the operation clock): its load, or a re-check */
   checkedAt: number;
+  /** what it was made from (resource, query, order and the digest of v1's answer), when another caller may share it */
+  source?: string | undefined;
 }
 
 // V8 keeps a string of Latin-1 characters in one byte each, any other in two; a reference in 8 bytes
@@ -23,7 +25,7 @@ const REFERENCE = 8;
 const WIDE = /[\u0100-\uffff]/;
 
 /** A snapshot of item texts in list order (with their times, when the resource has them). */
-export function snapshotOf(texts: readonly string[], times: readonly unknown[] | undefined, checkedAt: number): Snapshot {
+export function snapshotOf(texts: readonly string[], times: readonly unknown[] | undefined, checkedAt: number, source?: string): Snapshot {
   const ends = new Uint32Array(texts.length);
   let at = 0;
   texts.forEach((text, i) => {
@@ -32,7 +34,7 @@ export function snapshotOf(texts: readonly string[], times: readonly unknown[] |
   });
   const json = texts.join('');
   const bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength + (times ? times.length * REFERENCE : 0);
-  return { json, ends, times, bytes, checkedAt };
+  return { json, ends, times, bytes, checkedAt, source };
 }
 
 /** How many items a snapshot holds. */
@@ -48,11 +50,15 @@ export function itemText(snapshot: Snapshot, i: number): string {
 /**
  * Per-caller snapshots of fetched, translated, filtered and sorted collections: bounded by total
  * bytes, kept for a short TTL, and one v1 fetch shared by identical concurrent requests. Keys always
- * start with the caller's fingerprint, so an entry never serves another caller.
+ * start with the caller's fingerprint, so an entry never serves another caller. What another caller
+ * may reuse is only the content of a kept snapshot made from the same source (`sameSource`), found by
+ * a digest of the v1 answer that caller itself was given.
  */
 export class SnapshotCache {
   private readonly lru: LRUCache<string, Snapshot> | undefined;
   private readonly inFlight = new Map<string, Promise<Snapshot>>();
+  // source → a kept snapshot made from it; only snapshots the LRU holds, so the byte bound covers them
+  private readonly bySource = new Map<string, Snapshot>();
 
   // ttlAutopurge: an expired snapshot is dropped when its TTL ends, not when something evicts it
   constructor(opts: { ttlMs: number; maxBytes: number; now?: () => number }) {
@@ -63,6 +69,9 @@ export class SnapshotCache {
             sizeCalculation: (s) => Math.max(1, s.bytes),
             ttl: opts.ttlMs,
             ttlAutopurge: true,
+            dispose: (snapshot) => {
+              if (snapshot.source !== undefined && this.bySource.get(snapshot.source) === snapshot) this.bySource.delete(snapshot.source);
+            },
             ...(opts.now ? { perf: { now: opts.now } } : {}),
           })
         : undefined;
@@ -81,6 +90,11 @@ export class SnapshotCache {
     return { snapshot: await this.load(key, load), fresh: true };
   }
 
+  /** The kept snapshot made from `source`, whose content a caller given the same v1 answer may take. */
+  sameSource(source: string): Snapshot | undefined {
+    return this.bySource.get(source);
+  }
+
   /** Drops one snapshot. */
   delete(key: string): void {
     this.lru?.delete(key);
@@ -90,7 +104,10 @@ export class SnapshotCache {
     const loading = load().then(
       (snapshot) => {
         this.inFlight.delete(key);
-        if (snapshot.bytes <= (this.lru?.maxSize ?? 0)) this.lru?.set(key, snapshot);
+        if (this.lru && snapshot.bytes <= this.lru.maxSize) {
+          this.lru.set(key, snapshot);
+          if (snapshot.source !== undefined && !this.bySource.has(snapshot.source)) this.bySource.set(snapshot.source, snapshot);
+        }
         return snapshot;
       },
       (err: unknown) => {
@@ -102,10 +119,14 @@ export class SnapshotCache {
     return loading;
   }
 
-  /** Drops every snapshot whose key starts with `prefix` (a caller's view of one resource after a write). */
-  invalidate(prefix: string): void {
+  /**
+   * Drops every snapshot whose key starts with `prefix` (a caller's view of one resource after a
+   * write), and stops sharing any content of `resource`: the write moved times the content holds.
+   */
+  invalidate(prefix: string, resource: string): void {
     if (!this.lru) return;
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+    for (const source of [...this.bySource.keys()]) if (source.startsWith(`${resource}|`)) this.bySource.delete(source);
   }
 
   /** Drops every snapshot and its expiry timer (a closed app keeps nothing alive until a TTL ends). */

@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
 import { timedItem, timedText, translateOnce } from './resource-times.js';
-import { fetchV1Collection, findV1 } from './v1-records.js';
+import { type V1Collection, fetchV1Collection, findV1 } from './v1-records.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
@@ -18,12 +18,16 @@ import type { MetaTimes } from '../meta/meta-store.js';
 import { JsonText } from '../json/json-text.js';
 
 /** The v1 collection for a plan, with the root-level records every group shares when the plan asks for them. */
-async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<{ items: Json[]; bytes: number }> {
+async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<V1Collection> {
   if (!plan.rootQuery) return fetchV1Collection(ctx, plan.v1Query);
   const [scoped, root] = await Promise.all([fetchV1Collection(ctx, plan.v1Query), fetchV1Collection(ctx, plan.rootQuery)]);
   const key = ctx.resource.mapping.v1.key;
-  const seen = new Set(scoped.items.map((r) => r[key]));
-  return { items: [...scoped.items, ...root.items.filter((r) => !seen.has(r[key]))], bytes: scoped.bytes + root.bytes };
+  const records = () => {
+    const own = scoped.records();
+    const seen = new Set(own.map((r) => r[key]));
+    return [...own, ...root.records().filter((r) => !seen.has(r[key]))];
+  };
+  return { digest: `${scoped.digest}.${root.digest}`, records };
 }
 
 /** Whether v1 still shows the item `uid` to this caller (nothing to check when there is no item). */
@@ -74,10 +78,16 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   const key = `${snapshotPrefix(ctx)}${binding}`;
   const keyOf = v2KeyFn(order.keys);
   // The collection is translated, timed and rendered to JSON once per v1 read; pages are cut from
-  // the texts, and sort keys of the few items a page seeks past are read back from them.
+  // the texts, and sort keys of the few items a page seeks past are read back from them. When v1
+  // answered this caller byte for byte what it answered another caller whose snapshot is kept, for
+  // the same query and order, that snapshot's content is this caller's too: v1 has shown this caller
+  // exactly those records, and nothing in a snapshot depends on who asked.
   const load = async (): Promise<Snapshot> => {
     const fetched = await fetchWithRoot(ctx, plan);
-    const { items, texts, times } = await translateOnce(ctx, fetched.items, (record) => toV2(record, rules, capabilities));
+    const source = `${mapping.resource}|${plan.signature}|${order.canonical}|${fetched.digest}`;
+    const same = ctx.lists.cache.sameSource(source);
+    if (same) return { ...same, checkedAt: now };
+    const { items, texts, times } = await translateOnce(ctx, fetched.records(), (record) => toV2(record, rules, capabilities));
     const kept: number[] = [];
     for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
     const sorted = sortItems(kept, order.keys, (i) => keyOf(items[i] as Json));
@@ -85,6 +95,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
       sorted.map((i) => texts[i] as string),
       times && sorted.map((i) => times[i] as MetaTimes),
       now,
+      source,
     );
   };
   const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined);

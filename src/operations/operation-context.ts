@@ -91,5 +91,5 @@ export function snapshotPrefix(ctx: OperationContext): string {
 
 /** A write through the proxy drops the caller's snapshots of that resource, so its next list sees it. */
 export function afterWrite(ctx: OperationContext): void {
-  ctx.lists.cache.invalidate(snapshotPrefix(ctx));
+  ctx.lists.cache.invalidate(snapshotPrefix(ctx), ctx.resource.mapping.resource);
 }

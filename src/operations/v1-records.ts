@@ -1,3 +1,4 @@
+import { createHash, hash } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
 import { type Json, isObject } from '../json/json-path.js';
@@ -12,7 +13,16 @@ export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'author
 }
 
 async function answerOf(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<V1Answer> {
-  const answer = await ctx.v1.call({ ...req, authorization: ctx.authorization, requestId: ctx.requestId });
+  return refusedUnless2xx(ctx, ctx.v1.parse(await ctx.v1.fetchText(withCaller(ctx, req)), req.maxDepth));
+}
+
+const withCaller = (ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): V1Request => ({
+  ...req,
+  authorization: ctx.authorization,
+  requestId: ctx.requestId,
+});
+
+function refusedUnless2xx(ctx: OperationContext, answer: V1Answer): V1Answer {
   if (answer.status < 200 || answer.status > 299) {
     const err = v1ErrorToApiError(answer.status, answer.body);
     throw apiError('V1_REFUSED', { message: inV2Words(err.detail, ctx.resources.values()) }, err.details, err.code);
@@ -24,21 +34,36 @@ const MAX_V1_PAGES = 10_000;
 // Asked of a v1 list that pages itself, so a large collection comes in few calls.
 const V1_PAGE_SIZE = '1000';
 
+/** A whole v1 collection as read: its digest, and its records (parsed when asked for). */
+export interface V1Collection {
+  /** sha256 of the answer text(s): equal digests, the same answer byte for byte */
+  digest: string;
+  records: () => Json[];
+}
+
 /**
  * The whole v1 collection for a list: one call, or for a v1 list that pages itself (advisories) every
- * page in turn. Also returns the bytes read, to size the snapshot.
+ * page in turn. The text of a single answer is parsed only when its records are asked for: a list that
+ * has already translated this very answer for another caller does not parse it again.
  */
-export async function fetchV1Collection(ctx: OperationContext, query: QueryValues): Promise<{ items: Json[]; bytes: number }> {
+export async function fetchV1Collection(ctx: OperationContext, query: QueryValues): Promise<V1Collection> {
   const { path, paged } = ctx.resource.mapping.v1;
+  if (!paged) {
+    const text = await ctx.v1.fetchText(withCaller(ctx, { method: 'GET', path, query }));
+    // a refusal is parsed now: it is an error, not a collection
+    if (text.status < 200 || text.status > 299) refusedUnless2xx(ctx, ctx.v1.parse(text));
+    return { digest: hash('sha256', text.text, 'base64url'), records: () => itemsOf(ctx, ctx.v1.parse(text).body) };
+  }
   const items: Json[] = [];
-  let bytes = 0;
+  const digest = createHash('sha256');
   let token = '';
   for (let page = 0; page < MAX_V1_PAGES; page += 1) {
-    const answer = await answerOf(ctx, { method: 'GET', path, query: paged ? { ...query, page_size: V1_PAGE_SIZE, page_token: token || undefined } : query });
+    const text = await ctx.v1.fetchText(withCaller(ctx, { method: 'GET', path, query: { ...query, page_size: V1_PAGE_SIZE, page_token: token || undefined } }));
+    const answer = refusedUnless2xx(ctx, ctx.v1.parse(text));
+    digest.update(text.text).update('\n');
     items.push(...itemsOf(ctx, answer.body));
-    bytes += answer.bytes;
-    token = paged && isObject(answer.body) && typeof answer.body.nextPageToken === 'string' ? answer.body.nextPageToken : '';
-    if (token === '') return { items, bytes };
+    token = isObject(answer.body) && typeof answer.body.nextPageToken === 'string' ? answer.body.nextPageToken : '';
+    if (token === '') return { digest: digest.digest('base64url'), records: () => items };
   }
   throw apiError('V1_ENDLESS_PAGING', { resource: ctx.resource.mapping.resource, limit: MAX_V1_PAGES });
 }

@@ -29,6 +29,12 @@ export interface V1Answer {
   bytes: number;
 }
 
+/** An answer as it arrived: its status and body text. */
+export interface V1Text {
+  status: number;
+  text: string;
+}
+
 export function encodeQuery(query: QueryValues | undefined): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -52,6 +58,11 @@ export class V1Client {
   ) {}
 
   async call(req: V1Request): Promise<V1Answer> {
+    return this.parse(await this.fetchText(req), req.maxDepth);
+  }
+
+  /** The answer as v1 sent it, not yet parsed: a list can tell from its text that it saw the same answer before. */
+  async fetchText(req: V1Request): Promise<V1Text> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.authorization) headers.authorization = req.authorization;
     if (req.requestId) headers['x-request-id'] = req.requestId;
@@ -80,8 +91,13 @@ export class V1Client {
       throw transportError(err, this.opts.maxResponseBytes, 'the v1 backend');
     }
     this.opts.observe?.(status);
+    return { status, text };
+  }
+
+  /** An answer's text parsed: prototype-safe, no deeper than `maxDepth` (default: the client's limit). */
+  parse(answer: V1Text, maxDepth = this.opts.maxDepth): V1Answer {
+    const { status, text } = answer;
     if (text === '') return { status, body: {}, bytes: 0 };
-    const maxDepth = req.maxDepth ?? this.opts.maxDepth;
     if (nestsDeeperThan(text, maxDepth)) {
       throw apiError('V1_ANSWER_TOO_DEEP', { limit: maxDepth, status });
     }

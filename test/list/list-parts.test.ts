@@ -114,7 +114,7 @@ describe('snapshot cache', () => {
     expect(loads).toBe(1);
     await cache.get('bob|groups|q', load);
     expect(loads).toBe(2);
-    cache.invalidate('alice|groups|');
+    cache.invalidate('alice|groups|', 'groups');
     await cache.get('alice|groups|q', load);
     expect(loads).toBe(3);
   });
@@ -169,6 +169,42 @@ describe('snapshot cache', () => {
     expect(s.bytes).toBe(18 + 3 * 4);
     // one character beyond Latin-1 makes the whole string two bytes a character
     expect(snapshotOf(['{"a":"é"}', '{"b":"€"}'], [{}, {}], 0).bytes).toBe(2 * 18 + 2 * 4 + 2 * 8);
+  });
+  it('offers a kept snapshot by its source only while the cache keeps it, and stops after a write to its resource', async () => {
+    vi.useFakeTimers();
+    try {
+      let clock = 1_000_000;
+      const cache = new SnapshotCache({ ttlMs: 1_000, maxBytes: 25, now: () => clock });
+      const made =
+        (source: string, bytes = 10) =>
+        async () => ({ ...snapshotOf(['{"n":1}'], undefined, 0, source), bytes });
+      const kept = await cache.get('alice|groups|q', made('groups|q|uid|d1'));
+      expect(cache.sameSource('groups|q|uid|d1')).toBe(kept);
+      expect(cache.sameSource('groups|q|uid|d2')).toBeUndefined();
+      // another caller's copy does not take its place: when alice's goes, so does the offer
+      await cache.get('bob|groups|q', async () => ({ ...kept, checkedAt: 5 }));
+      cache.delete('alice|groups|q');
+      expect(cache.sameSource('groups|q|uid|d1')).toBeUndefined();
+      // expired, evicted for the byte bound, or never kept (too large): not offered
+      await cache.get('carol|groups|q', made('groups|q|uid|d3'));
+      clock += 1_001;
+      vi.advanceTimersByTime(1_001);
+      expect(cache.sameSource('groups|q|uid|d3')).toBeUndefined();
+      await cache.get('a|groups|q', made('groups|q|uid|d4'));
+      await cache.get('b|groups|q', made('groups|q|uid|d5'));
+      await cache.get('c|groups|q', made('groups|q|uid|d6'));
+      expect(cache.sameSource('groups|q|uid|d4')).toBeUndefined();
+      expect(cache.sameSource('groups|q|uid|d6')).toBeDefined();
+      await cache.get('d|groups|q', made('groups|q|uid|d7', 1_000));
+      expect(cache.sameSource('groups|q|uid|d7')).toBeUndefined();
+      // a write to groups by anyone ends the sharing of groups, not of roles
+      await cache.get('e|roles|q', made('roles|q|uid|d8'));
+      cache.invalidate('zed|groups|', 'groups');
+      expect(cache.sameSource('groups|q|uid|d6')).toBeUndefined();
+      expect(cache.sameSource('roles|q|uid|d8')).toBeDefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
   it('never keeps more bytes than its bound', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 25 });
