@@ -1,7 +1,9 @@
 // List walks and snapshot memory (issue 13). Walks 20,000 and 40,000 groups through the proxy at
-// page_size=200: from a new snapshot (a caller without one) and again from the kept snapshot, each
-// next to one direct v1 list call of the same collection and the HTTP floor (the same number of page
-// round trips against a bare server answering a pre-built page), interleaved, best of three. Then
+// page_size=200: from a new snapshot (a caller without one, for a v1 answer no snapshot was made
+// from), by a second caller given the same v1 answer (who shares the first one's content), and again
+// from the kept snapshot, each next to one direct v1 list call of the same collection and the HTTP
+// floor (the same number of page round trips against a bare server answering a pre-built page),
+// interleaved, three rounds. Then
 // the heap one snapshot of 100,000 groups holds against its v1 JSON, whether expired snapshots are
 // freed within one TTL, and whether all snapshots stay under LIST_CACHE_MAX_BYTES. Load generator,
 // proxy and emulator share one process (run with --expose-gc), so every side pays the client alike.
@@ -84,10 +86,12 @@ interface Row {
   n: number;
   directMs: number;
   walkMs: number[];
+  sharedMs: number[];
   rewalkMs: number[];
   floorMs: number[];
   pages: number;
   walkCalls: number;
+  sharedCalls: number;
   rewalkCalls: number;
 }
 
@@ -104,31 +108,61 @@ async function measure(n: number): Promise<Row> {
   bare.get('/page', (_req, reply) => reply.type('application/json').send(page));
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const floorPool = new Pool(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}`, { connections: 1 });
+  const counted = async <T>(fn: () => Promise<T>): Promise<[number, T, number]> => {
+    emu.stats.reset();
+    const [ms, result] = await timed(fn);
+    return [ms, result, emu.stats.snapshot().total];
+  };
   try {
     const v1Path = `/iam/v1/groups?uidp.children_of=${org}`;
     // warm-up: v1, a walk (the times store sees every record once), the floor
     await getJson(direct, v1Path, tokens[0] as string);
     page = (await walk(through, org, tokens[CALLERS - 1] as string)).first;
-    const row: Row = { n, directMs: Number.POSITIVE_INFINITY, walkMs: [], rewalkMs: [], floorMs: [], pages: 0, walkCalls: 0, rewalkCalls: 0 };
-    // direct call, walk, re-walk and floor alternate, so drift on a shared machine falls on all alike
+    const row: Row = {
+      n,
+      directMs: Number.POSITIVE_INFINITY,
+      walkMs: [],
+      sharedMs: [],
+      rewalkMs: [],
+      floorMs: [],
+      pages: 0,
+      walkCalls: 0,
+      sharedCalls: 0,
+      rewalkCalls: 0,
+    };
+    let items = n;
+    // direct call, walks and floor alternate, so drift on a shared machine falls on all alike
     for (let r = 0; r < ROUNDS; r += 1) {
-      const token = tokens[r] as string;
-      const [dms, body] = await timed(() => getJson(direct, v1Path, token));
-      if ((body.items as unknown[]).length !== n) throw new Error('direct list is incomplete');
+      // one more group, so v1's answer is one no snapshot was made from: the first walk translates it all
+      const added = await direct.request({
+        method: 'POST',
+        path: `/iam/v1/groups/${org}`,
+        headers: { authorization: `Bearer ${emu.devToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `added-${r}` }),
+      });
+      await added.body.dump();
+      if (added.statusCode !== 200) throw new Error(`adding a group: ${added.statusCode}`);
+      items += 1;
+      const first = tokens[2 * r] as string;
+      const second = tokens[2 * r + 1] as string;
+      const [dms, body] = await timed(() => getJson(direct, v1Path, first));
+      if ((body.items as unknown[]).length !== items) throw new Error('direct list is incomplete');
       row.directMs = Math.min(row.directMs, dms);
-      emu.stats.reset();
-      const [ms, walked] = await timed(() => walk(through, org, token));
-      if (walked.seen !== n) throw new Error(`walk saw ${walked.seen} of ${n}`);
+      const [ms, walked, calls] = await counted(() => walk(through, org, first));
+      if (walked.seen !== items) throw new Error(`walk saw ${walked.seen} of ${items}`);
       row.walkMs.push(ms);
-      row.walkCalls = emu.stats.snapshot().total;
+      row.walkCalls = calls;
       row.pages = walked.pages;
-      emu.stats.reset();
-      const [again, rewalked] = await timed(() => walk(through, org, token));
-      if (rewalked.seen !== n) throw new Error(`re-walk saw ${rewalked.seen} of ${n}`);
+      const [sms, shared, sharedCalls] = await counted(() => walk(through, org, second));
+      if (shared.seen !== items) throw new Error(`shared walk saw ${shared.seen} of ${items}`);
+      row.sharedMs.push(sms);
+      row.sharedCalls = sharedCalls;
+      const [again, rewalked, rewalkCalls] = await counted(() => walk(through, org, first));
+      if (rewalked.seen !== items) throw new Error(`re-walk saw ${rewalked.seen} of ${items}`);
       row.rewalkMs.push(again);
-      row.rewalkCalls = emu.stats.snapshot().total;
+      row.rewalkCalls = rewalkCalls;
       const [floor] = await timed(async () => {
-        for (let p = 0; p < walked.pages; p += 1) await getText(floorPool, '/page', token);
+        for (let p = 0; p < walked.pages; p += 1) await getText(floorPool, '/page', first);
       });
       row.floorMs.push(floor);
     }
@@ -165,20 +199,28 @@ async function memory(n: number): Promise<void> {
   if (!loaded.ok) throw new Error(loaded.error);
   const proxy = await serve(loaded.settings);
   const through = new Pool(proxy.url, { connections: 1 });
-  const firstPage = (token: string) => getText(through, `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}`, token);
+  // each caller lists in its own order, so each holds a snapshot of its own: callers given the same
+  // v1 answer for the same query and order would share one
+  const ORDERS = ['uid', 'uid desc', 'name', 'name desc', 'createTime', 'createTime desc', 'updateTime', 'updateTime desc'];
+  const firstPage = (c: number) =>
+    getText(
+      through,
+      `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=${PAGE_SIZE}&order_by=${encodeURIComponent(ORDERS[c] as string)}`,
+      tokens[c] as string,
+    );
   const expire = () => new Promise((r) => setTimeout(r, TTL_MS + 500));
   try {
     // the times store learns every record once; that snapshot then expires (the heap settles after
     // two waits)
-    await firstPage(tokens[0] as string);
+    await firstPage(0);
     await expire();
     await expire();
     const base = heapMiB();
-    for (let c = 1; c <= 3; c += 1) await firstPage(tokens[c] as string);
+    for (let c = 1; c <= 3; c += 1) await firstPage(c);
     const three = heapMiB() - base;
     await expire();
     const left = heapMiB() - base;
-    for (let c = 4; c < CALLERS; c += 1) await firstPage(tokens[c] as string);
+    for (let c = 4; c < CALLERS; c += 1) await firstPage(c);
     const all = heapMiB() - base;
     const v1MiB = v1Bytes / 2 ** 20;
     console.log(`snapshot memory, ${n.toLocaleString('en')} groups (heap after a full collection, in this process)`);
@@ -209,14 +251,14 @@ async function main(): Promise<void> {
   for (const n of SIZES) rows.push(await measure(n));
   console.log(`\nlist walks at page_size=${PAGE_SIZE}, ${ROUNDS} rounds, interleaved; load generator, proxy and emulator in one process`);
   console.log(
-    '| items | direct v1 call (best) | HTTP floor | new-snapshot walk | walk / (direct + floor) | re-walk | re-walk / floor | v1 calls (walk, re-walk) |',
+    '| items | direct v1 call (best) | HTTP floor | new-snapshot walk | walk / (direct + floor) | walk, content shared | shared / (direct + floor) | re-walk | re-walk / floor | v1 calls (walk, shared, re-walk) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    const walkRatio = r.walkMs.map((w, i) => w / (r.directMs + (r.floorMs[i] as number)));
-    const rewalkRatio = r.rewalkMs.map((w, i) => w / (r.floorMs[i] as number));
+    const over = (xs: number[], base: (i: number) => number) => xs.map((x, i) => x / base(i));
+    const directAndFloor = (i: number) => r.directMs + (r.floorMs[i] as number);
     console.log(
-      `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${range(r.floorMs, 0)} ms | ${range(r.walkMs, 0)} ms | ${range(walkRatio)} | ${range(r.rewalkMs, 0)} ms | ${range(rewalkRatio)} | ${r.walkCalls}, ${r.rewalkCalls} |`,
+      `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${range(r.floorMs, 0)} ms | ${range(r.walkMs, 0)} ms | ${range(over(r.walkMs, directAndFloor))} | ${range(r.sharedMs, 0)} ms | ${range(over(r.sharedMs, directAndFloor))} | ${range(r.rewalkMs, 0)} ms | ${range(over(r.rewalkMs, (i) => r.floorMs[i] as number))} | ${r.walkCalls}, ${r.sharedCalls}, ${r.rewalkCalls} |`,
     );
   }
   const [small, large] = rows;
