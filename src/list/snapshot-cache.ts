@@ -126,6 +126,11 @@ export class SnapshotCache {
   invalidate(prefix: string, resource: string): void {
     if (!this.lru) return;
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+    this.stopSharing(resource);
+  }
+
+  /** No kept content of `resource` is offered any more (times it holds have moved); the snapshots themselves stay. */
+  stopSharing(resource: string): void {
     for (const source of [...this.bySource.keys()]) if (source.startsWith(`${resource}|`)) this.bySource.delete(source);
   }
 

@@ -108,4 +108,29 @@ describe('a caller given byte for byte the v1 answer behind another caller’s k
     expect(after.body.groups[0].updateTime).not.toBe(shared.body.groups[0].updateTime);
     expect(times.translations).toBe(before + 1);
   });
+
+  it('a read that moved a time stops the sharing of older contents: v1 answering as it did before the change does not bring back the old time', async () => {
+    const query = `uidp.descendants_of=${A_TEAM}&order_by=name desc&page_size=5`;
+    const v1Patch = (description: string) =>
+      call(h.url, 'PUT', `/iam/v1/groups/${A_TEAM_SUB}`, { token: DEV_TOKEN, body: { id: A_TEAM_SUB, name: 'sub', description } });
+    const first = await list(TOKENS.carol, query);
+    expect(first.status).toBe(200);
+    const original = first.body.groups[0].description as string;
+
+    // v1 changes the group, alice's list sees it (its updateTime moves), then v1 changes it back
+    clock += 60_000;
+    expect((await v1Patch('changed in v1')).status).toBe(200);
+    const changed = await list(TOKENS.alice, query);
+    expect(changed.body.groups[0].description).toBe('changed in v1');
+    expect(changed.body.groups[0].updateTime).toBe(new Date(clock).toISOString());
+    clock += 60_000;
+    expect((await v1Patch(original)).status).toBe(200);
+
+    // a third caller is answered byte for byte as carol was, but the record changed since that read
+    const before = times.translations;
+    const third = await call(url, 'GET', `/iam/v2beta1/groups?${query}`, { token: DEV_TOKEN });
+    expect(third.body.groups[0].description).toBe(original);
+    expect(third.body.groups[0].updateTime).toBe(new Date(clock).toISOString());
+    expect(times.translations).toBe(before + 1);
+  });
 });
