@@ -88,9 +88,10 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     const same = ctx.lists.cache.sameSource(source);
     if (same) return { ...same, checkedAt: now };
     const { items, texts, times } = await translateOnce(ctx, fetched.records(), (record) => toV2(record, rules, capabilities));
-    // a time this read moved (a record changed since it was last seen) is older in kept contents:
-    // they are not offered again, even to a caller whom v1 answers as it answered then
-    if (times?.some((t) => t.updated >= now)) ctx.lists.cache.stopSharing(mapping.resource);
+    // a time this read moved (a record changed since it was last seen: updated now, created before)
+    // is older in kept contents: they are not offered again, even to a caller whom v1 answers as it
+    // answered then (a record seen for the first time moves nothing kept)
+    if (times?.some((t) => t.updated >= now && t.created < t.updated)) ctx.lists.cache.stopSharing(mapping.resource);
     const kept: number[] = [];
     for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
     const sorted = sortItems(kept, order.keys, (i) => keyOf(items[i] as Json));

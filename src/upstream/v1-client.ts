@@ -25,8 +25,6 @@ export interface V1Request {
 export interface V1Answer {
   status: number;
   body: unknown;
-  /** size of the answer body, in bytes */
-  bytes: number;
 }
 
 /** An answer as it arrived: its status and body text. */
@@ -97,12 +95,12 @@ export class V1Client {
   /** An answer's text parsed: prototype-safe, no deeper than `maxDepth` (default: the client's limit). */
   parse(answer: V1Text, maxDepth = this.opts.maxDepth): V1Answer {
     const { status, text } = answer;
-    if (text === '') return { status, body: {}, bytes: 0 };
+    if (text === '') return { status, body: {} };
     if (nestsDeeperThan(text, maxDepth)) {
       throw apiError('V1_ANSWER_TOO_DEEP', { limit: maxDepth, status });
     }
     try {
-      return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), bytes: Buffer.byteLength(text) };
+      return { status, body: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
     } catch {
       throw apiError('V1_ANSWER_NOT_JSON', { status });
     }
