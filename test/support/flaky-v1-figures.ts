@@ -7,6 +7,8 @@ export interface ReadOutcome {
   ms: number;
   status: number;
   code: number | undefined;
+  /** the start of a failed answer's body (which error it was), when a test lists failures */
+  message?: string;
 }
 
 /** Reads `paths` in turn, `concurrency` at a time, `total` in all; returns how many answered 200. */
@@ -30,7 +32,7 @@ export async function readMany(
       const res = await pool.request({ method: 'GET', path: paths[i % paths.length] as string, headers: { authorization: `Bearer ${token}` } });
       const text = await res.body.text();
       if (res.statusCode === 200) ok += 1;
-      else failures.push({ at: at - started, ms: performance.now() - at, status: res.statusCode, code: codeOf(text) });
+      else failures.push({ at: at - started, ms: performance.now() - at, status: res.statusCode, code: codeOf(text), message: text.slice(0, 200) });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
