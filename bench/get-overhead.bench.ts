@@ -120,114 +120,73 @@ try {
   console.log(
     `${ROUNDS} rounds of ${SLICES} interleaved one-second slices per side; emulator, v2proxy, the two minimal proxies and load generator each in their own process\n`,
   );
-  const rounds: {
-    addP50: number;
-    addP99: number;
-    minP50: number;
-    minP99: number;
-    fyP50: number;
-    fyP99: number;
-    cpuRatio: number;
-    cpuV2: number;
-    cpuMin: number;
-    cpuFy: number;
-  }[] = [];
-  for (const [o, p] of [
-    [v1Url, v1Path],
-    [minimalUrl, v2Path],
-    [fastifyUrl, v2Path],
-    [proxyUrl, v2Path],
-  ] as const)
-    await slice(o, p, rate);
+  // in the order their slices follow the direct one; the minimal proxy is what ratios are taken against
+  const proxies = [
+    { pid: minimal.child.pid as number, url: minimalUrl },
+    { pid: onFastify.child.pid as number, url: fastifyUrl },
+    { pid: v2proxy.child.pid as number, url: proxyUrl },
+  ];
+  const [MIN, FASTIFY, V2] = [0, 1, 2];
+  const COLUMNS = [V2, MIN, FASTIFY];
+  for (const [o, p] of [[v1Url, v1Path] as const, ...proxies.map((x) => [x.url, v2Path] as const)]) await slice(o, p, rate);
+  /** per round, per proxy: added p50 and p99 over direct v1 (ms), and CPU over the round's slices (ms) */
+  const rounds: { p50: number; p99: number; cpuMs: number }[][] = [];
   for (let r = 0; r < ROUNDS; r += 1) {
     const direct: number[] = [];
-    const viaMin: number[] = [];
-    const viaV2: number[] = [];
-    const viaFy: number[] = [];
-    let cpuMin = 0;
-    let cpuV2 = 0;
-    let cpuFy = 0;
+    const via = proxies.map(() => ({ latencies: [] as number[], cpuMs: 0 }));
     for (let s = 0; s < SLICES; s += 1) {
       direct.push(...(await slice(v1Url, v1Path, rate)));
-      const m0 = cpuMs(minimal.child.pid as number);
-      viaMin.push(...(await slice(minimalUrl, v2Path, rate)));
-      cpuMin += cpuMs(minimal.child.pid as number) - m0;
-      const f0 = cpuMs(onFastify.child.pid as number);
-      viaFy.push(...(await slice(fastifyUrl, v2Path, rate)));
-      cpuFy += cpuMs(onFastify.child.pid as number) - f0;
-      const p0 = cpuMs(v2proxy.child.pid as number);
-      viaV2.push(...(await slice(proxyUrl, v2Path, rate)));
-      cpuV2 += cpuMs(v2proxy.child.pid as number) - p0;
+      for (const [i, x] of proxies.entries()) {
+        const side = via[i] as (typeof via)[number];
+        const c0 = cpuMs(x.pid);
+        side.latencies.push(...(await slice(x.url, v2Path, rate)));
+        side.cpuMs += cpuMs(x.pid) - c0;
+      }
     }
-    const n = SLICES * rate;
-    rounds.push({
-      addP50: median(viaV2) - median(direct),
-      addP99: q(viaV2, 0.99) - q(direct, 0.99),
-      minP50: median(viaMin) - median(direct),
-      minP99: q(viaMin, 0.99) - q(direct, 0.99),
-      fyP50: median(viaFy) - median(direct),
-      fyP99: q(viaFy, 0.99) - q(direct, 0.99),
-      cpuV2: (cpuV2 * 1000) / n,
-      cpuMin: (cpuMin * 1000) / n,
-      cpuFy: (cpuFy * 1000) / n,
-      cpuRatio: cpuV2 / Math.max(cpuMin, TICK_MS),
-    });
+    rounds.push(via.map((v) => ({ p50: median(v.latencies) - median(direct), p99: q(v.latencies, 0.99) - q(direct, 0.99), cpuMs: v.cpuMs })));
   }
-  const fullV2: number[] = [];
-  const fullMin: number[] = [];
-  const fullFy: number[] = [];
+  /** CPU per request at full load (µs), per proxy, one value per block */
+  const full: number[][] = proxies.map(() => []);
   for (let r = 0; r <= CPU_ROUNDS; r += 1) {
     // the first round warms them up and is not counted
-    const v2 = await closedLoopCpu(v2proxy.child.pid as number, proxyUrl, v2Path, CPU_REQUESTS);
-    const min = await closedLoopCpu(minimal.child.pid as number, minimalUrl, v2Path, CPU_REQUESTS);
-    const fy = await closedLoopCpu(onFastify.child.pid as number, fastifyUrl, v2Path, CPU_REQUESTS);
-    if (r === 0) continue;
-    fullV2.push(v2);
-    fullMin.push(min);
-    fullFy.push(fy);
+    for (const i of COLUMNS) {
+      const x = proxies[i] as (typeof proxies)[number];
+      const v = await closedLoopCpu(x.pid, x.url, v2Path, CPU_REQUESTS);
+      if (r > 0) full[i]?.push(v);
+    }
   }
-  const fullRatio = fullV2.map((v, i) => v / (fullMin[i] as number));
-  const fyRatio = fullFy.map((v, i) => v / (fullMin[i] as number));
-  const overFy = fullV2.map((v, i) => v / (fullFy[i] as number));
+  const n = SLICES * rate;
+  const column = (i: number) => rounds.map((round) => round[i] as { p50: number; p99: number; cpuMs: number });
+  const perColumn = (cell: (i: number) => string) => COLUMNS.map(cell).join(' | ');
+  // a side whose CPU over a round stayed under one tick is counted as one tick
+  const halfRatio = (i: number) => range(column(i).map((x, r) => x.cpuMs / Math.max(column(MIN)[r]?.cpuMs as number, TICK_MS)));
+  const fullRatio = (i: number, of: number) => (full[i] as number[]).map((v, b) => v / (full[of]?.[b] as number));
+  const withMedian = (xs: number[]) => `${range(xs)} (${median(xs).toFixed(2)})`;
   console.log('| figure | target | v2proxy (range over rounds) | minimal proxy | minimal on fastify |');
   console.log('|---|---|---|---|---|');
   console.log(
-    `| added p50 over direct v1 (ms) | ≤ 0.5 | ${range(
-      rounds.map((x) => x.addP50),
-      3,
-    )} | ${range(
-      rounds.map((x) => x.minP50),
-      3,
-    )} | ${range(
-      rounds.map((x) => x.fyP50),
-      3,
+    `| added p50 over direct v1 (ms) | ≤ 0.5 | ${perColumn((i) =>
+      range(
+        column(i).map((x) => x.p50),
+        3,
+      ),
     )} |`,
   );
+  console.log(`| added p99 over direct v1 (ms) | ≤ 5 | ${perColumn((i) => range(column(i).map((x) => x.p99)))} |`);
   console.log(
-    `| added p99 over direct v1 (ms) | ≤ 5 | ${range(rounds.map((x) => x.addP99))} | ${range(rounds.map((x) => x.minP99))} | ${range(rounds.map((x) => x.fyP99))} |`,
-  );
-  console.log(
-    `| CPU per request at half capacity (µs) | | ${range(
-      rounds.map((x) => x.cpuV2),
-      0,
-    )} | ${range(
-      rounds.map((x) => x.cpuMin),
-      0,
-    )} | ${range(
-      rounds.map((x) => x.cpuFy),
-      0,
+    `| CPU per request at half capacity (µs) | | ${perColumn((i) =>
+      range(
+        column(i).map((x) => (x.cpuMs * 1000) / n),
+        0,
+      ),
     )} |`,
   );
+  console.log(`| CPU per request at half capacity, / minimal | ≤ 1.3 | ${perColumn((i) => (i === MIN ? '1' : halfRatio(i)))} |`);
   console.log(
-    `| CPU per request at half capacity, / minimal | ≤ 1.3 | ${range(rounds.map((x) => x.cpuRatio))} | 1 | ${range(rounds.map((x) => x.cpuFy / Math.max(x.cpuMin, 1)))} |`,
+    `| CPU per request at full load (µs; ${CPU_ROUNDS} interleaved blocks of ${CPU_REQUESTS}) | | ${perColumn((i) => range(full[i] as number[], 0))} |`,
   );
-  console.log(
-    `| CPU per request at full load (µs; ${CPU_ROUNDS} interleaved blocks of ${CPU_REQUESTS}) | | ${range(fullV2, 0)} | ${range(fullMin, 0)} | ${range(fullFy, 0)} |`,
-  );
-  console.log(
-    `| CPU per request at full load, / minimal (median) | ≤ 1.3 | ${range(fullRatio)} (${median(fullRatio).toFixed(2)}) | 1 | ${range(fyRatio)} (${median(fyRatio).toFixed(2)}) |`,
-  );
-  console.log(`| CPU per request at full load, v2proxy / minimal on fastify (median) | | ${range(overFy)} (${median(overFy).toFixed(2)}) | | 1 |`);
+  console.log(`| CPU per request at full load, / minimal (median) | ≤ 1.3 | ${perColumn((i) => (i === MIN ? '1' : withMedian(fullRatio(i, MIN))))} |`);
+  console.log(`| CPU per request at full load, v2proxy / minimal on fastify (median) | | ${withMedian(fullRatio(V2, FASTIFY))} | | 1 |`);
 } finally {
   for (const p of [v2proxy, minimal, onFastify, emulator]) p.child.kill();
 }
