@@ -9,11 +9,7 @@ import type { OperationContext } from './operation-context.js';
 
 /** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
 export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<unknown> {
-  return (await answerOf(ctx, req)).body;
-}
-
-async function answerOf(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<V1Answer> {
-  return refusedUnless2xx(ctx, ctx.v1.parse(await ctx.v1.fetchText(withCaller(ctx, req)), req.maxDepth));
+  return refusedUnless2xx(ctx, await ctx.v1.call(withCaller(ctx, req))).body;
 }
 
 const withCaller = (ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): V1Request => ({
