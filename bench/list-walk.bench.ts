@@ -113,10 +113,12 @@ async function measure(n: number): Promise<Row> {
   bare.get('/page', (_req, reply) => reply.type('application/json').send(page));
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const floorPool = new Pool(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}`, { connections: 1 });
-  const counted = async <T>(fn: () => Promise<T>): Promise<[number, T, number]> => {
+  /** One walk by `token` that must see `items`: its time, its v1 calls and its pages. */
+  const countedWalk = async (label: string, token: string, items: number): Promise<{ ms: number; calls: number; pages: number }> => {
     emu.stats.reset();
-    const [ms, result] = await timed(fn);
-    return [ms, result, emu.stats.snapshot().total];
+    const [ms, walked] = await timed(() => walk(through, org, token));
+    if (walked.seen !== items) throw new Error(`${label} saw ${walked.seen} of ${items}`);
+    return { ms, calls: emu.stats.snapshot().total, pages: walked.pages };
   };
   try {
     const v1Path = `/iam/v1/groups?uidp.children_of=${org}`;
@@ -153,19 +155,16 @@ async function measure(n: number): Promise<Row> {
       const [dms, body] = await timed(() => getJson(direct, v1Path, first));
       if ((body.items as unknown[]).length !== items) throw new Error('direct list is incomplete');
       row.directMs = Math.min(row.directMs, dms);
-      const [ms, walked, calls] = await counted(() => walk(through, org, first));
-      if (walked.seen !== items) throw new Error(`walk saw ${walked.seen} of ${items}`);
-      row.walkMs.push(ms);
-      row.walkCalls = calls;
+      const walked = await countedWalk('walk', first, items);
+      row.walkMs.push(walked.ms);
+      row.walkCalls = walked.calls;
       row.pages = walked.pages;
-      const [sms, shared, sharedCalls] = await counted(() => walk(through, org, second));
-      if (shared.seen !== items) throw new Error(`shared walk saw ${shared.seen} of ${items}`);
-      row.sharedMs.push(sms);
-      row.sharedCalls = sharedCalls;
-      const [again, rewalked, rewalkCalls] = await counted(() => walk(through, org, first));
-      if (rewalked.seen !== items) throw new Error(`re-walk saw ${rewalked.seen} of ${items}`);
-      row.rewalkMs.push(again);
-      row.rewalkCalls = rewalkCalls;
+      const shared = await countedWalk('shared walk', second, items);
+      row.sharedMs.push(shared.ms);
+      row.sharedCalls = shared.calls;
+      const again = await countedWalk('re-walk', first, items);
+      row.rewalkMs.push(again.ms);
+      row.rewalkCalls = again.calls;
       const [floor] = await timed(async () => {
         for (let p = 0; p < walked.pages; p += 1) await getText(floorPool, '/page', first);
       });
