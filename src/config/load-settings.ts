@@ -40,14 +40,15 @@ export function loadSettings(env: NodeJS.ProcessEnv): SettingsResult {
     if (value !== undefined && value !== '') input[key] = typeof value === 'number' ? String(value) : value;
   }
   const result = SettingsSchema.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = String(issue?.path[0] ?? 'settings');
-    return { ok: false, error: `${key}: ${issue?.message ?? 'invalid'}` };
+  // every problem at once, so one start names them all
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${String(issue.path[0] ?? 'settings')}: ${issue.message}`);
+  const given = (key: string) => input[key] !== undefined;
+  if (given('TLS_CERT_FILE') !== given('TLS_KEY_FILE')) problems.push('TLS_CERT_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together');
+  if (input.META_STORE === 'redis' && !given('REDIS_URL')) problems.push('META_STORE: redis needs REDIS_URL');
+  if (result.success && result.data.SHUTDOWN_DELAY_MS >= result.data.SHUTDOWN_TIMEOUT_MS) {
+    problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_TIMEOUT_MS');
   }
-  if (Boolean(result.data.TLS_CERT_FILE) !== Boolean(result.data.TLS_KEY_FILE))
-    return { ok: false, error: 'TLS_CERT_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together' };
-  if (result.data.META_STORE === 'redis' && !result.data.REDIS_URL) return { ok: false, error: 'META_STORE: redis needs REDIS_URL' };
+  if (!result.success || problems.length > 0) return { ok: false, error: problems.join('; ') };
   return { ok: true, settings: toSettings(result.data) };
 }
 
@@ -70,6 +71,12 @@ function toSettings(p: ParsedSettings): Settings {
     bodyLimit: p.BODY_LIMIT,
     requestTimeoutMs: p.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: p.HEADERS_TIMEOUT_MS,
+    idleTimeoutMs: p.IDLE_TIMEOUT_MS,
+    maxConnections: p.MAX_CONNECTIONS,
+    http2MaxStreams: p.HTTP2_MAX_STREAMS,
+    shutdownDelayMs: p.SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: p.SHUTDOWN_TIMEOUT_MS,
+    redisTimeoutMs: p.REDIS_TIMEOUT_MS,
     pageTokenSecret: p.PAGE_TOKEN_SECRET,
     listCacheTtlMs: p.LIST_CACHE_TTL_MS,
     listCacheMaxBytes: p.LIST_CACHE_MAX_BYTES,

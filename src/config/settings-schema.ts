@@ -58,6 +58,23 @@ export const SettingsSchema = z.object({
   HEADERS_TIMEOUT_MS: positiveInt(600_000)
     .default(10_000)
     .describe('the request headers must arrive within this time, in milliseconds (at most REQUEST_TIMEOUT_MS)'),
+  IDLE_TIMEOUT_MS: positiveInt(600_000)
+    .default(72_000)
+    .describe(
+      'a kept-alive HTTP/1.1 connection, or an HTTP/2 session with no open stream, is closed after this many milliseconds idle (keep it above the load balancer idle timeout)',
+    ),
+  MAX_CONNECTIONS: positiveInt(1_000_000)
+    .default(10_000)
+    .describe('open client connections at most; more are closed as they come and counted in v2proxy_connections_refused_total'),
+  HTTP2_MAX_STREAMS: positiveInt(10_000).default(100).describe('concurrent streams per HTTP/2 connection (h2c, TLS), advertised to the client'),
+  SHUTDOWN_DELAY_MS: wholeNumber(600_000)
+    .default(5_000)
+    .describe('on SIGTERM or SIGINT, /readyz answers 503 at once and everything else is still served this long, in milliseconds, for load balancers to notice'),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(3_600_000)
+    .default(25_000)
+    .describe(
+      'from the signal, in-flight requests (REST, gRPC, shadows) have until this, in milliseconds, to finish; what is left is answered 503 and the process exits (keep it below the grace period)',
+    ),
   V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
     .default(256 * 1024 * 1024)
     .describe('largest v1 answer the proxy reads, in bytes'),
@@ -80,6 +97,9 @@ export const SettingsSchema = z.object({
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional()
     .describe('Redis shared by replicas: per-resource write locks, idempotency keys, and (with META_STORE=redis) synthesized times'),
+  REDIS_TIMEOUT_MS: positiveInt(60_000)
+    .default(500)
+    .describe('a Redis command not answered within this many milliseconds fails the request that needs it with 503 (retryable); a Redis down fails it at once'),
   LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
     .default(256 * 1024 * 1024)
     .describe('memory bound of all list snapshots together, in bytes'),
@@ -160,6 +180,12 @@ export interface Settings {
   bodyLimit: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxConnections: number;
+  http2MaxStreams: number;
+  shutdownDelayMs: number;
+  shutdownTimeoutMs: number;
+  redisTimeoutMs: number;
   pageTokenSecret: string | undefined;
   listCacheTtlMs: number;
   listCacheMaxBytes: number;

@@ -41,6 +41,12 @@ describe('settings', () => {
         bodyLimit: 1_048_576,
         requestTimeoutMs: 30_000,
         headersTimeoutMs: 10_000,
+        idleTimeoutMs: 72_000,
+        maxConnections: 10_000,
+        http2MaxStreams: 100,
+        shutdownDelayMs: 5_000,
+        shutdownTimeoutMs: 25_000,
+        redisTimeoutMs: 500,
         logLevel: 'info',
         sim: { host: '127.0.0.1', port: 0, v2: true, v2Port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
       },
@@ -114,6 +120,36 @@ describe('settings', () => {
     [{ BODY_LIMIT: 'lots' }, 'BODY_LIMIT: must be a whole number'],
   ])('refuses %o with one line naming the variable and the rule', (env, message) => {
     expect(loadSettings(env)).toEqual({ ok: false, error: message });
+  });
+
+  it('names every invalid setting at once, cross-checks included, so one start finds them all', () => {
+    const r = loadSettings({
+      PORT: 'http',
+      V1_TIMEOUT_MS: '0',
+      LOG_LEVEL: 'loud',
+      TLS_CERT_FILE: 'cert.pem',
+      META_STORE: 'redis',
+      MAX_CONNECTIONS: '0',
+      HTTP2_MAX_STREAMS: 'many',
+      REDIS_TIMEOUT_MS: '-5',
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: [
+        'PORT: must be a port number (0-65535)',
+        'V1_TIMEOUT_MS: must be at least 1',
+        'MAX_CONNECTIONS: must be at least 1',
+        'HTTP2_MAX_STREAMS: must be a whole number',
+        'REDIS_TIMEOUT_MS: must be at least 1',
+        'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent',
+        'TLS_CERT_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together',
+        'META_STORE: redis needs REDIS_URL',
+      ].join('; '),
+    });
+    expect(loadSettings({ SHUTDOWN_DELAY_MS: '30000', SHUTDOWN_TIMEOUT_MS: '20000' })).toEqual({
+      ok: false,
+      error: 'SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_TIMEOUT_MS',
+    });
   });
 
   it('reads a CONFIG file, lets the environment win, and names a bad file or key', () => {
