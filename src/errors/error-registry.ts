@@ -104,6 +104,28 @@ export const ERRORS = {
   ),
   BACKEND_ANSWER_TOO_LARGE: e(GrpcCode.UNAVAILABLE, '{backend} sent more than {limit} bytes', 'An answer over V1_MAX_RESPONSE_BYTES.'),
   BACKEND_TIMEOUT: e(GrpcCode.DEADLINE_EXCEEDED, '{backend} did not answer in time', 'A call ran past V1_TIMEOUT_MS (V2_TIMEOUT_MS for the native backend).'),
+  // the shared state store
+  STATE_STORE_UNAVAILABLE: e(
+    GrpcCode.UNAVAILABLE,
+    'the shared state store (Redis) does not answer ({reason}); retry',
+    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis); a write answered so was not applied. Also `/readyz` while Redis is unreachable.',
+  ),
+  // the request's own life
+  REQUEST_CANCELLED: e(
+    GrpcCode.CANCELLED,
+    'the client cancelled the request',
+    'The client closed its connection or reset its stream before the answer: the v1 and native calls of the request stop, and it is logged so (nobody reads the answer).',
+  ),
+  CLIENT_DEADLINE_EXCEEDED: e(
+    GrpcCode.DEADLINE_EXCEEDED,
+    'the deadline the client set (grpc-timeout) passed',
+    "A gRPC call's own deadline passed before its answer: its v1 and native calls stop.",
+  ),
+  SHUTTING_DOWN: e(
+    GrpcCode.UNAVAILABLE,
+    'the proxy is shutting down; retry',
+    '`/readyz` from SIGTERM or SIGINT on; and a request still running when SHUTDOWN_TIMEOUT_MS runs out (its v1 and native calls stop).',
+  ),
   // admin API
   ADMIN_TOKEN_MISSING: e(GrpcCode.UNAUTHENTICATED, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>', 'An admin call without credentials.'),
   ADMIN_TOKEN_INVALID: e(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid', 'An admin call with a wrong token.'),
