@@ -8,13 +8,20 @@ import { type ReplayRead, replayReads } from '../shadow/replay-reads.js';
 
 export const DIFF_USAGE = `Usage: v2proxy diff --requests <file.jsonl> --a <url> --b <url> --token <t> [--token-b <t>]
                     [--report <out.html>] [--json <out.json>] [--fail-over <percent>]
-                    [--concurrency <n>] [--noise <percent>]
+                    [--max-errors <percent>] [--concurrency <n>] [--noise <percent>]
 
 Replays the reads recorded by RECORD_FILE against A and B, compares the answers as the live shadow
 does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary, writes the
-report, and exits 0 when the share of reads with a reported difference is at most --fail-over
-(default 0), 1 when above, 2 on bad usage.
+report, and exits
+  0  when the share of compared reads with a reported difference is at most --fail-over (default 0)
+  1  when it is above
+  2  on bad usage (or a record file that cannot be read)
+  3  inconclusive: the record file has no valid line, no read could be compared, or more than
+     --max-errors percent (default 0) of the reads failed on either side (no answer, 401, 403, 5xx)
 `;
+
+/** The exit code of an inconclusive run: nothing (or too little) was compared to say 0 or 1. */
+export const INCONCLUSIVE = 3;
 
 export interface DiffIo {
   stdout: (text: string) => void;
@@ -112,12 +119,23 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
         report: { type: 'string' },
         json: { type: 'string' },
         'fail-over': { type: 'string' },
+        'max-errors': { type: 'string' },
         concurrency: { type: 'string' },
         noise: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
-  let settings: { requests: string; a: string; b: string; token: string; tokenB: string; failOver: number; concurrency: number; noise: number };
+  let settings: {
+    requests: string;
+    a: string;
+    b: string;
+    token: string;
+    tokenB: string;
+    failOver: number;
+    maxErrors: number;
+    concurrency: number;
+    noise: number;
+  };
   try {
     opts = parse();
     if (opts.help) {
@@ -133,6 +151,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       token: opts.token,
       tokenB: opts['token-b'] ?? opts.token,
       failOver: number(opts['fail-over'], 'fail-over', 0, 100, 0),
+      maxErrors: number(opts['max-errors'], 'max-errors', 0, 100, 0),
       concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
       noise: number(opts.noise, 'noise', 0, 100, 0),
     };
@@ -148,6 +167,10 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     return 2;
   }
   const { reads, ignored } = readRecording(text, new RouteTable(loadMappings()));
+  if (reads.length === 0) {
+    io.stderr(`v2proxy diff: inconclusive: ${settings.requests} has no recorded v2 read${ignored > 0 ? ` (${ignored} lines ignored)` : ''}\n`);
+    return INCONCLUSIVE;
+  }
   io.stderr(
     `replaying ${reads.length} reads${ignored > 0 ? ` (${ignored} lines ignored: not a recorded v2 read)` : ''} against A ${settings.a} and B ${settings.b}\n`,
   );
@@ -172,5 +195,23 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   const generatedAt = new Date().toISOString();
   if (opts.report) writeFileSync(opts.report, renderReportHtml(result.report, { title: `v2proxy diff: ${settings.a} vs ${settings.b}`, generatedAt }));
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result.report, null, 2)}\n`);
+  const why = inconclusive(result, settings.maxErrors);
+  if (why !== undefined) {
+    io.stdout(`inconclusive: ${why}\n`);
+    return INCONCLUSIVE;
+  }
   return share > settings.failOver ? 1 : 0;
+}
+
+/** Why a replay says nothing either way, if it does not. */
+function inconclusive(result: Awaited<ReturnType<typeof replayReads>>, maxErrors: number): string | undefined {
+  const errorShare = result.replayed === 0 ? 0 : (100 * result.failed) / result.replayed;
+  const failures = (side: Record<string, number>) =>
+    Object.entries(side)
+      .map(([why, n]) => `${why} ×${n}`)
+      .join(', ') || 'none';
+  const failed = `${result.failed} of ${result.replayed} reads failed (${errorShare.toFixed(2)} %; A: ${failures(result.failures.a)}; B: ${failures(result.failures.b)})`;
+  if (result.compared === 0) return `no read could be compared; ${failed}`;
+  if (errorShare > maxErrors) return `${failed}, above --max-errors ${maxErrors} %`;
+  return undefined;
 }

@@ -18,8 +18,21 @@ export interface ReplayRead {
 
 export interface ReplayResult {
   report: DiffReport;
+  /** reads compared (both sides answered, neither refused nor failed) */
   compared: number;
   differed: number;
+  /** reads replayed (not skipped) */
+  replayed: number;
+  /** reads that failed on either side, not compared */
+  failed: number;
+  /** why reads failed, per side: `no answer`, or the HTTP status (401, 403, 5xx) */
+  failures: { a: Record<string, number>; b: Record<string, number> };
+}
+
+/** An answer that says nothing of the data: nobody answered, the token was refused, or the side failed. */
+function failureOf(answer: ComparedAnswer | undefined): string | undefined {
+  if (answer === undefined) return 'no answer';
+  return answer.status === 401 || answer.status === 403 || answer.status >= 500 ? String(answer.status) : undefined;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -54,6 +67,13 @@ export async function replayReads(
   let done = 0;
   let compared = 0;
   let differed = 0;
+  let replayed = 0;
+  let failed = 0;
+  const failures: ReplayResult['failures'] = { a: {}, b: {} };
+  const count = (side: Record<string, number>, why: string | undefined) => {
+    if (why !== undefined) side[why] = (side[why] ?? 0) + 1;
+  };
+  const attempt = (target: ReplayTarget, r: ReplayRead) => read(target, r.url, r.requestId).catch(() => undefined);
   const worker = async () => {
     for (;;) {
       const index = next;
@@ -62,18 +82,21 @@ export async function replayReads(
       if (r === undefined) return;
       if (r.continued) book.skipped(r.resource, r.operation);
       else {
-        try {
-          const twice = random() * 100 < opts.noisePercent;
-          const [a, b, again] = await Promise.all([
-            read(opts.a, r.url, r.requestId),
-            read(opts.b, r.url, r.requestId),
-            twice ? read(opts.a, r.url, r.requestId) : Promise.resolve(undefined),
-          ]);
-          if (again) book.noise(r.resource, r.operation, compareAnswers(a, again));
+        replayed += 1;
+        const twice = random() * 100 < opts.noisePercent;
+        const [a, b, again] = await Promise.all([attempt(opts.a, r), attempt(opts.b, r), twice ? attempt(opts.a, r) : Promise.resolve(undefined)]);
+        const whyA = failureOf(a);
+        const whyB = failureOf(b);
+        // a read refused or failed on either side is not a comparison: both 401s are not a match
+        if (a === undefined || b === undefined || whyA !== undefined || whyB !== undefined) {
+          failed += 1;
+          count(failures.a, whyA);
+          count(failures.b, whyB);
+          book.error(r.resource, r.operation);
+        } else {
+          if (again && failureOf(again) === undefined) book.noise(r.resource, r.operation, compareAnswers(a, again));
           compared += 1;
           if (book.compared(r.resource, r.operation, DEFAULT_THRESHOLDS, { requestId: r.requestId, url: r.url }, compareAnswers(a, b))) differed += 1;
-        } catch {
-          book.error(r.resource, r.operation);
         }
       }
       done += 1;
@@ -81,5 +104,5 @@ export async function replayReads(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
-  return { report: book.report(), compared, differed };
+  return { report: book.report(), compared, differed, replayed, failed, failures };
 }

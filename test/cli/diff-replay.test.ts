@@ -128,12 +128,47 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     }
   });
 
+  it('exits 3 (inconclusive) when nothing could be compared or too many reads failed, and says why', async () => {
+    const native = emu.v2Url as string;
+    const closed = 'http://127.0.0.1:9';
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const garbage = join(dir, 'garbage.jsonl');
+    writeFileSync(garbage, 'not json\n{"method":"POST","url":"/iam/v2beta1/groups"}\n');
+    const runs = await Promise.all([
+      diffCli(['--requests', frozen, '--a', proxy.url, '--b', closed, '--token', DEV_TOKEN]),
+      diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', 'not-a-token-anyone-knows']),
+      diffCli(['--requests', empty, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN]),
+      diffCli(['--requests', garbage, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN]),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([3, 3, 3, 3]);
+    const [down, unauthorized, none, invalid] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+    expect(down.stdout).toMatch(/^inconclusive: no read could be compared; 7 of 7 reads failed \(100\.00 %; A: none; B: no answer ×7\)$/m);
+    expect(unauthorized.stdout).toMatch(/^inconclusive: no read could be compared; 7 of 7 reads failed \(100\.00 %; A: 401 ×7; B: 401 ×7\)$/m);
+    expect(none.stderr).toBe(`v2proxy diff: inconclusive: ${empty} has no recorded v2 read\n`);
+    expect(invalid.stderr).toBe(`v2proxy diff: inconclusive: ${garbage} has no recorded v2 read (2 lines ignored)\n`);
+
+    // some reads fail on B (its tags answer 503): inconclusive by default, a verdict once --max-errors allows them
+    await call(emu.url, 'POST', '/__emulator/faults', { token: DEV_TOKEN, body: { rules: [{ prefix: '/registry/v2beta1/tags', status: 503 }] } });
+    try {
+      const strict = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN, '--fail-over', '100']);
+      expect(strict.code).toBe(3);
+      expect(strict.stdout).toMatch(/^inconclusive: 4 of 7 reads failed \(57\.14 %; A: none; B: 503 ×4\), above --max-errors 0 %$/m);
+      const allowed = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN, '--fail-over', '100', '--max-errors', '60']);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).not.toMatch(/inconclusive/);
+    } finally {
+      await call(emu.url, 'DELETE', '/__emulator/faults', { token: DEV_TOKEN });
+    }
+  });
+
   it('exits 2 on bad usage', async () => {
     const cases = [
       [],
       ['--requests', recording, '--a', proxy.url, '--b', 'not-a-url', '--token', 't'],
       ['--requests', recording, '--a', proxy.url, '--b', proxy.url],
       ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--fail-over', '120'],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--max-errors', 'some'],
       ['--requests', join(dir, 'missing.jsonl'), '--a', proxy.url, '--b', proxy.url, '--token', 't'],
       ['--colour', 'red'],
     ];
