@@ -56,11 +56,41 @@ export const NO_ROLLOUT: RolloutConfig = RolloutSchema.parse({ allowOverride: fa
 
 export type RolloutParse = { ok: true; config: RolloutConfig } | { ok: false; error: string };
 
+/** The resources a rollout may name, each with the operations it has. */
+export type KnownRoutes = ReadonlyMap<string, readonly Operation[]>;
+
+const pathText = (path: readonly PropertyKey[]) =>
+  path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') || '(top level)';
+
 /**
- * Parses a rollout file's text (YAML, of which JSON is a subset): a result, never a throw, with the
- * first problem named by its path (`routes[0].native: must be at most 100`).
+ * Routes naming a resource or an operation that does not exist: each named, with what does. (A route
+ * that names no operations means all the resource has.)
  */
-export function parseRollout(text: string): RolloutParse {
+function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes): string[] {
+  const problems: string[] = [];
+  const given = (i: number) => ((raw as { routes: { operations?: unknown }[] }).routes[i] as { operations?: unknown }).operations !== undefined;
+  config.routes.forEach((route, i) => {
+    if (route.resource === '*') return;
+    const operations = known.get(route.resource);
+    if (!operations) {
+      problems.push(`routes[${i}].resource: unknown resource "${route.resource}"; known: ${[...known.keys()].sort().join(', ')}`);
+      return;
+    }
+    if (!given(i)) return;
+    const missing = route.operations.filter((op) => !operations.includes(op));
+    if (missing.length > 0) {
+      problems.push(`routes[${i}].operations: ${route.resource} has no ${missing.join(', ')}; it has ${operations.join(', ')}`);
+    }
+  });
+  return problems;
+}
+
+/**
+ * Parses a rollout file's text (YAML, of which JSON is a subset): a result, never a throw, with every
+ * problem named by its path (`routes[0].native: must be at most 100`), and, given the `known`
+ * resources, routes naming one that does not exist refused with the list of those that do.
+ */
+export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
   let raw: unknown;
   try {
     raw = parseYaml(text, { maxAliasCount: 100 });
@@ -69,9 +99,9 @@ export function parseRollout(text: string): RolloutParse {
   }
   const result = RolloutSchema.safeParse(raw ?? {});
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const at = (issue?.path ?? []).map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('');
-    return { ok: false, error: `${at || '(top level)'}: ${issue?.message ?? 'invalid'}` };
+    return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
   }
+  const unknown = known ? unknownRoutes(result.data, raw, known) : [];
+  if (unknown.length > 0) return { ok: false, error: unknown.join('; ') };
   return { ok: true, config: result.data };
 }

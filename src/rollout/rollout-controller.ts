@@ -1,6 +1,6 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { type GuardConfig, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
+import { type GuardConfig, type KnownRoutes, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
 import { RouteGuard } from './rollout-guard.js';
 import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
 
@@ -31,6 +31,11 @@ type Headers = Record<string, string | string[] | undefined>;
 
 const DEFAULT_GUARD: GuardConfig = { windowSeconds: 30, minRequests: 20, maxErrorRate: 0.05, cooldownSeconds: 60 };
 
+/** A rollout file that cannot be used at start: the process does not start on it. */
+export class RolloutFileError extends Error {
+  override readonly name = 'RolloutFileError';
+}
+
 /**
  * The rollout in force: which side serves each v2 request. It holds the last good configuration of
  * the rollout file (reloaded when the file changes, on SIGHUP and on demand; a bad file is refused
@@ -47,23 +52,29 @@ export class RolloutController {
   private debounce: NodeJS.Timeout | undefined;
   private readonly onHup = () => this.reload();
 
-  constructor(private readonly opts: { file: string | undefined; nativeBackend: string | undefined; now: () => number; events: RolloutEvents }) {
-    if (opts.file) this.reload();
-    else this.apply(NO_ROLLOUT);
+  /**
+   * Starts on the rollout file, which must be there and valid (`RolloutFileError` otherwise: a
+   * process never starts on a configuration other than the one it was given); later reloads keep the
+   * last good one. `known`: the resources routes may name.
+   */
+  constructor(
+    private readonly opts: { file: string | undefined; nativeBackend: string | undefined; now: () => number; events: RolloutEvents; known?: KnownRoutes },
+  ) {
+    if (!opts.file) {
+      this.apply(NO_ROLLOUT);
+      return;
+    }
+    const first = this.read(opts.file);
+    if (!first.ok) throw new RolloutFileError(first.error);
+    this.reload();
   }
 
   /** Rereads the rollout file; a bad one leaves the last good configuration in force. */
   reload(): { ok: boolean; error: string | null } {
     const file = this.opts.file;
     if (!file) return { ok: true, error: null };
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      return this.refuse(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    const parsed = parseRollout(text);
-    if (!parsed.ok) return this.refuse(`${file}: ${parsed.error}`);
+    const parsed = this.read(file);
+    if (!parsed.ok) return this.refuse(parsed.error);
     if (parsed.config.killSwitch !== this.config.killSwitch) this.killOverride = undefined;
     this.apply(parsed.config);
     this.lastError = null;
@@ -71,6 +82,17 @@ export class RolloutController {
     this.opts.events.reload('ok');
     this.opts.events.info(`rollout: loaded ${file} (${parsed.config.routes.length} routes, kill switch ${parsed.config.killSwitch ? 'on' : 'off'})`);
     return { ok: true, error: null };
+  }
+
+  private read(file: string): ReturnType<typeof parseRollout> {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      return { ok: false, error: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    }
+    const parsed = parseRollout(text, this.opts.known);
+    return parsed.ok ? parsed : { ok: false, error: `${file}: ${parsed.error}` };
   }
 
   private refuse(error: string): { ok: false; error: string } {
@@ -131,7 +153,8 @@ export class RolloutController {
 
   /**
    * Which side serves a request. `issuedHere`: for a list continued with a page token, whether this
-   * proxy issued it (asked only when it matters); a walk stays on the side that issued its token.
+   * proxy issued it (asked only when it matters); a walk stays on the side that issued its token, and
+   * a token from elsewhere (another secret, garbage) goes native only on a route with a native share.
    */
   decide(resource: string, operation: Operation, headers: Headers, issuedHere?: () => boolean): Decision {
     const route = this.routeFor(resource, operation);
@@ -145,7 +168,9 @@ export class RolloutController {
     if (this.killSwitch) return pick('translate', 'kill-switch');
     const forced = headers['x-v2proxy-backend'];
     if (this.config.allowOverride && (forced === 'translate' || forced === 'native')) return pick(forced, 'override');
-    if (issuedHere) return pick(issuedHere() ? 'translate' : 'native', 'page-token');
+    // a walk stays on the side that issued its token; a token this proxy did not issue goes native
+    // only where the route sends walks there at all, else translation refuses it (400)
+    if (issuedHere) return pick(!issuedHere() && route !== undefined && route.route.native > 0 ? 'native' : 'translate', 'page-token');
     if (!route) return { backend: 'translate', route, why: 'no-route' };
     if (route.guard.isRolledBack(this.opts.now())) return pick('translate', 'guard');
     const bucket = bucketOf(this.config.salt, route.key, stickyKeyOf(this.config.stickyBy, headers));

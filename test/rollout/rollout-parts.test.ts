@@ -29,6 +29,23 @@ describe('rollout file', () => {
     expect(parseRollout('')).toMatchObject({ ok: true, config: { routes: [] } });
   });
 
+  it('names every problem by its path, and routes naming a resource or operation that does not exist', () => {
+    expect(parseRollout('routes:\n  - resource: groups\n    native: 130\n    shadow: -1\nguard:\n  maxErrorRate: 2\n')).toEqual({
+      ok: false,
+      error: 'routes[0].native: must be at most 100; routes[0].shadow: must be at least 0; guard.maxErrorRate: Too big: expected number to be <=1',
+    });
+    const known = new Map([
+      ['groups', ['list', 'get', 'create', 'update', 'delete'] as const],
+      ['groupInvites', ['list', 'get', 'create', 'delete'] as const],
+    ]);
+    expect(parseRollout('routes:\n  - resource: grups\n  - resource: groupInvites\n    operations: [list, update]\n  - resource: "*"\n', known)).toEqual({
+      ok: false,
+      error:
+        'routes[0].resource: unknown resource "grups"; known: groupInvites, groups; routes[1].operations: groupInvites has no update; it has list, get, create, delete',
+    });
+    expect(parseRollout('routes:\n  - resource: groups\n    operations: [list]\n', known)).toMatchObject({ ok: true });
+  });
+
   it('names the first problem by its path', () => {
     expect(parseRollout('routes:\n  - resource: groups\n    native: 130\n')).toEqual({ ok: false, error: 'routes[0].native: must be at most 100' });
     expect(parseRollout('routes:\n  - resource: groups\n    operations: [list, patch]\n')).toEqual({

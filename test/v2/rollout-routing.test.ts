@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PageTokenCodec } from '../../src/list/page-token.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { buildProxyApp } from '../../src/server/build-proxy-app.js';
@@ -194,13 +195,45 @@ describe('gradual rollout: routing v2 requests between translation and a native 
       return { seen, sides: [...sides] };
     };
     await reload('routes:\n  - resource: groups\n    native: 100\n');
-    const native = await walk(0);
+    const native = await walk(1);
     expect(native.sides).toEqual(['native']);
     expect(new Set(native.seen).size).toBe(BULK + 1);
     await reload('routes:\n  - resource: groups\n    native: 0\n');
     const translated = await walk(100);
     expect(translated.sides).toEqual(['translate']);
     expect([...translated.seen].sort()).toEqual([...native.seen].sort());
+  });
+
+  it('a page token this proxy did not issue goes native only on a route with a native share; elsewhere translation refuses it', async () => {
+    await reload('routes:\n  - resource: groups\n    native: 100\n');
+    const first = await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5`, { token: DEV_TOKEN });
+    const nativeToken = first.json().nextPageToken as string;
+    expect(side(first)).toBe('native');
+    // a token sealed with another PAGE_TOKEN_SECRET (a rotated secret, another deployment's replica)
+    const other = new PageTokenCodec('another-secret-of-another-deployment');
+    const foreign = other.seal({ binding: 'x', after: ['a'], issuedAt: clock });
+    for (const token of [nativeToken, foreign, 'garbage']) {
+      expect(side(await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5&page_token=${token}`, { token: DEV_TOKEN })), token).toBe('native');
+    }
+    // the route's share is 0 now, and roles have no route: nothing goes native, and the token is refused as not ours
+    await reload('routes:\n  - resource: groups\n    native: 0\n');
+    for (const [url, token] of [
+      ['/iam/v2beta1/groups', nativeToken],
+      ['/iam/v2beta1/groups', foreign],
+      ['/iam/v2beta1/roles', 'garbage'],
+    ] as const) {
+      const res = await send(`${url}?page_size=5&page_token=${token}`, { token: DEV_TOKEN });
+      expect(side(res), `${url} ${token}`).toBe('translate');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 3, details: [{ reason: 'INVALID_ARGUMENT' }, { fieldViolations: [{ field: 'page_token' }] }] });
+    }
+    // the override still sends it where the caller asks
+    const forced = await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5&page_token=${nativeToken}`, {
+      token: DEV_TOKEN,
+      headers: { 'x-v2proxy-backend': 'native' },
+    });
+    expect(side(forced)).toBe('native');
+    expect(forced.statusCode).toBe(200);
   });
 
   it('the kill switch sends everything to translation at once, from the admin API or the file', async () => {
