@@ -10,15 +10,32 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function onSignals(close: () => Promise<void>): void {
-  const stop = () => {
-    close().then(
+/**
+ * SIGTERM or SIGINT drains (`stop`), and the process exits when that is done, or at `timeoutMs`
+ * whatever is left; a second signal exits at once.
+ */
+function onSignals(stop: () => Promise<void>, timeoutMs: number): void {
+  let stopping = false;
+  const signal = (name: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`v2proxy: ${name} again: exiting now\n`);
+      process.exit(130);
+    }
+    stopping = true;
+    setTimeout(() => {
+      process.stderr.write(`v2proxy: not stopped within ${timeoutMs} ms: exiting now\n`);
+      process.exit(1);
+    }, timeoutMs).unref();
+    stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: unknown) => {
+        process.stderr.write(`v2proxy: stopping failed: ${(err as Error).stack ?? String(err)}\n`);
+        process.exit(1);
+      },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', signal);
+  process.on('SIGTERM', signal);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -45,16 +62,17 @@ async function main(argv: string[]): Promise<void> {
     if (command === 'emulator') {
       const emu = await runEmulator(loaded.settings);
       process.stdout.write(`${emulatorBanner(emu, loaded.settings.sim.devToken !== undefined).join('\n')}\n`);
-      onSignals(() => emu.close());
+      onSignals(() => emu.close(), loaded.settings.shutdownTimeoutMs);
     } else {
       const proxy = await serve(loaded.settings);
       process.stdout.write(`${startBanner(proxy).join('\n')}\n`);
-      onSignals(() => proxy.close());
+      onSignals(() => proxy.drain(), loaded.settings.shutdownTimeoutMs);
     }
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.name === 'SeedError') fail(`SIM_SEED: ${e.message}`);
     if (e.name === 'MappingError') fail(e.message);
+    if (e.name === 'RolloutFileError') fail(`ROLLOUT_FILE: ${e.message}`);
     if (e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') fail(`cannot listen: ${e.message}`);
     throw err;
   }

@@ -1,5 +1,6 @@
 import { apiError } from '../errors/error-registry.js';
 import { isObject } from '../json/json-path.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
 
@@ -26,7 +27,14 @@ export function rewriteAudiences(params: QueryValues, settings: ExchangeSettings
  */
 export async function exchangeToken(
   issuer: V1Client,
-  req: { method: 'GET' | 'POST'; params: QueryValues; authorization: string | undefined; requestId: string },
+  req: {
+    method: 'GET' | 'POST';
+    params: QueryValues;
+    authorization: string | undefined;
+    requestId: string;
+    signal?: AbortSignal | undefined;
+    trace?: TraceContext | undefined;
+  },
   settings: ExchangeSettings,
 ): Promise<unknown> {
   const params = rewriteAudiences(req.params, settings);
@@ -36,6 +44,8 @@ export async function exchangeToken(
     ...(req.method === 'GET' ? { query: params } : { form: params }),
     authorization: req.authorization,
     requestId: req.requestId,
+    signal: req.signal,
+    trace: req.trace,
   });
   if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
   if (!isObject(answer.body) || typeof answer.body.token !== 'string') {

@@ -3,6 +3,7 @@ import { resolveSettings } from '../config/load-settings.js';
 import type { ResolvedSettings, Settings } from '../config/settings-schema.js';
 import { type RunningEmulator, startEmulator } from '../emulator/start-emulator.js';
 import { buildProxyApp } from '../server/build-proxy-app.js';
+import { Lifecycle } from '../server/lifecycle.js';
 
 export interface RunningProxy {
   url: string;
@@ -11,6 +12,9 @@ export interface RunningProxy {
   emulator: RunningEmulator | undefined;
   /** whether the admin token was made here (and so may be printed) */
   adminTokenGenerated: boolean;
+  /** what SIGTERM does: not ready at once, serving for SHUTDOWN_DELAY_MS, then closing within SHUTDOWN_TIMEOUT_MS */
+  drain(): Promise<void>;
+  /** the same drain without the delay */
   close(): Promise<void>;
 }
 
@@ -29,9 +33,10 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
       });
   const v1BaseUrl = settings.v1BaseUrl ?? (emulator as RunningEmulator).url;
   const resolved = resolveSettings(settings, v1BaseUrl, settings.port, emulator?.v2Url);
+  const lifecycle = new Lifecycle();
   let app: Awaited<ReturnType<typeof buildProxyApp>>;
   try {
-    app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream } : {});
+    app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream, lifecycle } : { lifecycle });
     await app.listen({ host: settings.host, port: settings.port });
   } catch (err) {
     await emulator?.close();
@@ -46,11 +51,17 @@ export async function serve(settings: Settings, opts: { logStream?: DestinationS
     settings: resolved,
     emulator,
     adminTokenGenerated: settings.adminToken === undefined,
-    async close() {
-      await app.close();
-      await emulator?.close();
-    },
+    drain: () => end(settings.shutdownDelayMs),
+    close: () => end(0),
   };
+
+  async function end(delayMs: number): Promise<void> {
+    await lifecycle.drain({ delayMs, timeoutMs: settings.shutdownTimeoutMs }, () => app.close(), {
+      info: (message) => app.log.info(message),
+      warn: (message) => app.log.warn(message),
+    });
+    await emulator?.close();
+  }
 }
 
 /** What `npm start` prints: where everything is, and a command to paste. */

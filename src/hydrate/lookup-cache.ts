@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Json } from '../json/json-path.js';
+import { SharedCall } from '../upstream/shared-call.js';
 
 /** A looked-up record, or `null` when the caller cannot see it (cached too: it is an answer). */
 type Found = Json | null;
@@ -11,7 +12,8 @@ type Found = Json | null;
  */
 export class LookupCache {
   private readonly lru: LRUCache<string, { found: Found }> | undefined;
-  private readonly inFlight = new Map<string, Promise<Found>>();
+  // each uid being fetched → the batch fetching it
+  private readonly inFlight = new Map<string, { call: SharedCall<ReadonlyMap<string, Json>> }>();
 
   constructor(opts: { ttlMs: number; maxEntries: number }) {
     this.lru = opts.ttlMs > 0 ? new LRUCache({ max: opts.maxEntries, ttl: opts.ttlMs }) : undefined;
@@ -19,9 +21,15 @@ export class LookupCache {
 
   /**
    * The records of `uids` under `prefix` (caller and resource): from the cache, from fetches under
-   * way, and the rest with one call of `fetch`.
+   * way, and the rest with one call of `fetch`. A fetch others wait for stops only once all of them
+   * have gone (`signal`: this request's life).
    */
-  async getMany(prefix: string, uids: readonly string[], fetch: (missing: string[]) => Promise<ReadonlyMap<string, Json>>): Promise<Map<string, Found>> {
+  async getMany(
+    prefix: string,
+    uids: readonly string[],
+    fetch: (missing: string[], signal: AbortSignal) => Promise<ReadonlyMap<string, Json>>,
+    signal?: AbortSignal,
+  ): Promise<Map<string, Found>> {
     const result = new Map<string, Found>();
     const waits: Promise<void>[] = [];
     const missing: string[] = [];
@@ -31,29 +39,26 @@ export class LookupCache {
       if (hit) result.set(uid, hit.found);
       else {
         const pending = this.inFlight.get(key);
-        if (pending) waits.push(pending.then((found) => void result.set(uid, found)));
+        if (pending && !pending.call.abandoned) waits.push(pending.call.wait(signal).then((found) => void result.set(uid, found.get(uid) ?? null)));
         else missing.push(uid);
       }
     }
     if (missing.length > 0) {
-      const batch = fetch(missing);
-      for (const uid of missing) {
-        const key = prefix + uid;
-        const one = batch.then(
-          (found) => {
-            this.inFlight.delete(key);
-            const value = found.get(uid) ?? null;
-            this.lru?.set(key, { found: value });
-            return value;
-          },
-          (err: unknown) => {
-            this.inFlight.delete(key);
-            throw err;
-          },
-        );
-        this.inFlight.set(key, one);
-        waits.push(one.then((found) => void result.set(uid, found)));
-      }
+      const call = new SharedCall((shared) => fetch(missing, shared));
+      const entry = { call };
+      for (const uid of missing) this.inFlight.set(prefix + uid, entry);
+      const forget = () => {
+        for (const uid of missing) if (this.inFlight.get(prefix + uid) === entry) this.inFlight.delete(prefix + uid);
+      };
+      call.result.then((found) => {
+        forget();
+        for (const uid of missing) this.lru?.set(prefix + uid, { found: found.get(uid) ?? null });
+      }, forget);
+      waits.push(
+        call.wait(signal).then((found) => {
+          for (const uid of missing) result.set(uid, found.get(uid) ?? null);
+        }),
+      );
     }
     await Promise.all(waits);
     return result;

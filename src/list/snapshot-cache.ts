@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { SharedCall } from '../upstream/shared-call.js';
 
 /**
  * A list's collection, fetched, translated, filtered and sorted once, and rendered once: the JSON
@@ -56,7 +57,7 @@ export function itemText(snapshot: Snapshot, i: number): string {
  */
 export class SnapshotCache {
   private readonly lru: LRUCache<string, Snapshot> | undefined;
-  private readonly inFlight = new Map<string, Promise<Snapshot>>();
+  private readonly inFlight = new Map<string, SharedCall<Snapshot>>();
   // source → a kept snapshot made from it; only snapshots the LRU holds, so the byte bound covers them
   private readonly bySource = new Map<string, Snapshot>();
 
@@ -77,17 +78,20 @@ export class SnapshotCache {
         : undefined;
   }
 
-  async get(key: string, load: () => Promise<Snapshot>): Promise<Snapshot> {
-    return (await this.lookup(key, load)).snapshot;
+  async get(key: string, load: (signal: AbortSignal) => Promise<Snapshot>, signal?: AbortSignal): Promise<Snapshot> {
+    return (await this.lookup(key, load, signal)).snapshot;
   }
 
-  /** The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one. */
-  async lookup(key: string, load: () => Promise<Snapshot>): Promise<{ snapshot: Snapshot; fresh: boolean }> {
+  /**
+   * The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one.
+   * Identical concurrent requests share one load; it stops once all of them have gone (`signal`).
+   */
+  async lookup(key: string, load: (signal: AbortSignal) => Promise<Snapshot>, signal?: AbortSignal): Promise<{ snapshot: Snapshot; fresh: boolean }> {
     const cached = this.lru?.get(key);
     if (cached) return { snapshot: cached, fresh: false };
     const pending = this.inFlight.get(key);
-    if (pending) return { snapshot: await pending, fresh: true };
-    return { snapshot: await this.load(key, load), fresh: true };
+    const loading = pending && !pending.abandoned ? pending : this.load(key, load);
+    return { snapshot: await loading.wait(signal), fresh: true };
   }
 
   /** The kept snapshot made from `source`, whose content a caller given the same v1 answer may take. */
@@ -100,20 +104,22 @@ export class SnapshotCache {
     this.lru?.delete(key);
   }
 
-  private load(key: string, load: () => Promise<Snapshot>): Promise<Snapshot> {
-    const loading = load().then(
-      (snapshot) => {
-        this.inFlight.delete(key);
-        if (this.lru && snapshot.bytes <= this.lru.maxSize) {
-          this.lru.set(key, snapshot);
-          if (snapshot.source !== undefined && !this.bySource.has(snapshot.source)) this.bySource.set(snapshot.source, snapshot);
-        }
-        return snapshot;
-      },
-      (err: unknown) => {
-        this.inFlight.delete(key);
-        throw err;
-      },
+  private load(key: string, load: (signal: AbortSignal) => Promise<Snapshot>): SharedCall<Snapshot> {
+    const loading: SharedCall<Snapshot> = new SharedCall((signal) =>
+      load(signal).then(
+        (snapshot) => {
+          if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
+          if (this.lru && snapshot.bytes <= this.lru.maxSize) {
+            this.lru.set(key, snapshot);
+            if (snapshot.source !== undefined && !this.bySource.has(snapshot.source)) this.bySource.set(snapshot.source, snapshot);
+          }
+          return snapshot;
+        },
+        (err: unknown) => {
+          if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
+          throw err;
+        },
+      ),
     );
     this.inFlight.set(key, loading);
     return loading;

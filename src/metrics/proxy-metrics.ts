@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The few metrics that matter, in one registry per app. Labels are closed sets (resource names,
@@ -51,12 +51,29 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly connectionsRefused = new Counter({
+    name: 'v2proxy_connections_refused_total',
+    help: 'client connections closed as they came because MAX_CONNECTIONS were open',
+    registers: [this.registry],
+  });
+
   // the labelled series of each (resource, operation, backend[, status]), found once: prom-client
   // hashes a label object on every call otherwise
   private readonly series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
 
-  constructor() {
+  /** `connections`: the listener's open client connections, read when scraped */
+  constructor(connections?: { readonly open: number }) {
     collectDefaultMetrics({ register: this.registry });
+    if (connections) {
+      new Gauge({
+        name: 'v2proxy_connections_open',
+        help: 'client connections open now (HTTP/1.1, h2c and TLS)',
+        registers: [this.registry],
+        collect() {
+          this.set(connections.open);
+        },
+      });
+    }
   }
 
   /** One v2 request answered: counted by status, timed. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
-import { type OperationContext, forResource } from './operation-context.js';
+import { type OperationContext, forResource, withSignal } from './operation-context.js';
 import { listV1 } from './v1-records.js';
 import { fillHydrated, hydrationUids } from '../hydrate/fill-hydrated.js';
 import type { Json } from '../json/json-path.js';
@@ -10,11 +10,11 @@ import { toV2 } from '../translate/v1-to-v2.js';
 type Hydration = CompiledResource['mapping']['hydrate'][number];
 
 /** One v1 list call for all the uids: what the caller may see of them, by uid, in the v2 shape. */
-async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydration, uids: string[]): Promise<Map<string, Json>> {
+async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydration, uids: string[], signal: AbortSignal): Promise<Map<string, Json>> {
   const wanted = new Set(uids);
   let records: Json[];
   try {
-    records = await listV1(forResource(ctx, from), { [h.batchBy]: uids });
+    records = await listV1(forResource(withSignal(ctx, signal), from), { [h.batchBy]: uids });
   } catch (err) {
     // a caller who may not list them at all sees the objects without the looked-up fields
     if (err instanceof ApiError && (err.code === GrpcCode.PERMISSION_DENIED || err.code === GrpcCode.NOT_FOUND)) return new Map();
@@ -39,7 +39,7 @@ export async function hydrateItems(ctx: OperationContext, items: Json[]): Promis
     const at = h.at.split('.');
     const uids = hydrationUids(items, at);
     if (uids.length === 0) continue;
-    const found = await ctx.lookups.getMany(`${ctx.caller}|${h.from}|`, uids, (missing) => lookUp(ctx, from, h, missing));
+    const found = await ctx.lookups.getMany(`${ctx.caller}|${h.from}|`, uids, (missing, signal) => lookUp(ctx, from, h, missing, signal), ctx.signal);
     fillHydrated(items, at, h.fields, found);
   }
   return items;

@@ -1,6 +1,7 @@
 import { apiError, invalidFields } from '../errors/error-registry.js';
 import { createHash } from 'node:crypto';
 import type { Json } from '../json/json-path.js';
+import { abortReason } from '../upstream/abort-reason.js';
 import type { OperationContext } from './operation-context.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -40,6 +41,7 @@ export async function idempotentCreate(
     if (claim.state === 'done') return JSON.parse(claim.answer) as Json;
     if (claim.state === 'owner') break;
     if (Date.now() >= until) throw apiError('IDEMPOTENCY_BUSY');
+    if (ctx.signal?.aborted) throw abortReason(ctx.signal);
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 100);
   }
@@ -47,9 +49,15 @@ export async function idempotentCreate(
   try {
     result = await create();
   } catch (err) {
-    await store.release(id);
+    // the key is free for a retry; a store that cannot free it lets the claim lapse after PENDING_MS
+    await store.release(id).catch((e: unknown) => ctx.warn('Idempotency-Key: a failed create could not free its key', e));
     throw err;
   }
-  await store.complete(id, hash, JSON.stringify(result), IDEMPOTENCY_TTL_MS);
+  // v1 has created it: the answer is the create's, whether or not the record of it could be kept
+  await store
+    .complete(id, hash, JSON.stringify(result), IDEMPOTENCY_TTL_MS)
+    .catch((e: unknown) =>
+      ctx.warn('Idempotency-Key: created, but the answer could not be recorded; a retry within a minute waits, a later one creates again', e),
+    );
   return result;
 }

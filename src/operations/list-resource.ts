@@ -1,6 +1,6 @@
 import { invalidFields } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
-import { type OperationContext, snapshotPrefix } from './operation-context.js';
+import { type OperationContext, snapshotPrefix, withSignal } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
 import { timedItem, timedText, translateOnce } from './resource-times.js';
 import { type V1Collection, fetchV1Collection, findV1 } from './v1-records.js';
@@ -82,8 +82,9 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   // answered this caller byte for byte what it answered another caller whose snapshot is kept, for
   // the same query and order, that snapshot's content is this caller's too: v1 has shown this caller
   // exactly those records, and nothing in a snapshot depends on who asked.
-  const load = async (): Promise<Snapshot> => {
-    const fetched = await fetchWithRoot(ctx, plan);
+  // (identical concurrent requests share one load: it runs on their shared signal)
+  const load = async (signal: AbortSignal): Promise<Snapshot> => {
+    const fetched = await fetchWithRoot(withSignal(ctx, signal), plan);
     const source = `${mapping.resource}|${plan.signature}|${order.canonical}|${fetched.digest}`;
     const same = ctx.lists.cache.sameSource(source);
     if (same) return { ...same, checkedAt: now };
@@ -105,7 +106,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined);
   const { pageSize, skip } = page.params;
   const seek = (snapshot: Snapshot) => (after ? seekAfter(itemCount(snapshot), after, order.keys, (i) => keyOf(itemAt(snapshot, i))) : 0) + skip;
-  const found = await ctx.lists.cache.lookup(key, load);
+  const found = await ctx.lists.cache.lookup(key, load, ctx.signal);
   let snapshot = found.snapshot;
   // AIP-158: a kept snapshot is not a capability. A page it serves is re-authorized (once the last
   // check is older than LIST_REAUTH_MS) with one small v1 read: the page's first item, with the
@@ -117,7 +118,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     if (await stillVisible(ctx, first === undefined ? undefined : itemAt(snapshot, first).uid)) snapshot.checkedAt = now;
     else {
       ctx.lists.cache.delete(key);
-      ({ snapshot } = await ctx.lists.cache.lookup(key, load));
+      ({ snapshot } = await ctx.lists.cache.lookup(key, load, ctx.signal));
     }
   }
 

@@ -6,14 +6,23 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { TimesStore } from '../meta/meta-store.js';
 import type { IdempotencyStore } from '../stores/idempotency-store.js';
 import type { WriteLock } from '../update/write-lock.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 import type { V1Client } from '../upstream/v1-client.js';
 
-/** What one v2 operation needs: the resource's compiled mapping and the caller's v1 credentials. */
-export interface OperationContext {
-  resource: CompiledResource;
-  v1: V1Client;
+/** Who asked, and the request's life: what every upstream call of one request carries. */
+export interface RequestOrigin {
   authorization: string | undefined;
   requestId: string;
+  /** aborted when the client goes away or the drain's time is up: no upstream call starts after */
+  signal: AbortSignal | undefined;
+  /** the client's W3C trace headers, forwarded on every upstream call */
+  trace: TraceContext | undefined;
+}
+
+/** What one v2 operation needs: the resource's compiled mapping and the caller's v1 credentials. */
+export interface OperationContext extends RequestOrigin {
+  resource: CompiledResource;
+  v1: V1Client;
   /** serializes read-modify-writes per uid (one per app; on Redis across replicas) */
   locks: WriteLock;
   /** Idempotency-Key records of creates (one per app; on Redis across replicas) */
@@ -30,10 +39,12 @@ export interface OperationContext {
   meta: TimesStore;
   /** the clock of page tokens and synthesized times */
   now: () => number;
+  /** something went wrong that the answer does not show (a write v1 applied whose times could not be kept) */
+  warn: (message: string, err?: unknown) => void;
 }
 
 /** What every operation of one app shares. */
-export type AppServices = Pick<OperationContext, 'locks' | 'idempotency' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now'>;
+export type AppServices = Pick<OperationContext, 'locks' | 'idempotency' | 'lists' | 'resources' | 'lookups' | 'meta' | 'now' | 'warn'>;
 
 /** The context of one call, its fields set one by one (a spread per request cost more); the caller's fingerprint (a hash) made only when something keyed by caller needs it. */
 class Context implements OperationContext {
@@ -44,15 +55,23 @@ class Context implements OperationContext {
   readonly lookups: LookupCache;
   readonly meta: TimesStore;
   readonly now: () => number;
+  readonly warn: (message: string, err?: unknown) => void;
+  readonly authorization: string | undefined;
+  readonly requestId: string;
+  readonly signal: AbortSignal | undefined;
+  readonly trace: TraceContext | undefined;
   private fingerprint: string | undefined;
 
   constructor(
     services: AppServices,
     readonly resource: CompiledResource,
     readonly v1: V1Client,
-    readonly authorization: string | undefined,
-    readonly requestId: string,
+    origin: RequestOrigin,
   ) {
+    this.authorization = origin.authorization;
+    this.requestId = origin.requestId;
+    this.signal = origin.signal;
+    this.trace = origin.trace;
     this.locks = services.locks;
     this.idempotency = services.idempotency;
     this.lists = services.lists;
@@ -60,6 +79,7 @@ class Context implements OperationContext {
     this.lookups = services.lookups;
     this.meta = services.meta;
     this.now = services.now;
+    this.warn = services.warn;
   }
 
   get caller(): string {
@@ -69,19 +89,21 @@ class Context implements OperationContext {
 }
 
 /** The context of one call of `resource` for a caller, whichever front door (REST, gRPC) it came by. */
-export function operationContext(
-  services: AppServices,
-  resource: CompiledResource,
-  v1: V1Client,
-  authorization: string | undefined,
-  requestId: string,
-): OperationContext {
-  return new Context(services, resource, v1, authorization, requestId);
+export function operationContext(services: AppServices, resource: CompiledResource, v1: V1Client, origin: RequestOrigin): OperationContext {
+  return new Context(services, resource, v1, origin);
 }
 
 /** The same call's context for another resource (a lookup of one resource from another). */
 export function forResource(ctx: OperationContext, resource: CompiledResource): OperationContext {
-  return new Context(ctx, resource, ctx.v1, ctx.authorization, ctx.requestId);
+  return new Context(ctx, resource, ctx.v1, ctx);
+}
+
+/**
+ * The same call's context for work other requests may share (a list load, a batched lookup): it
+ * runs on that work's own signal (see SharedCall), not on this request's.
+ */
+export function withSignal(ctx: OperationContext, signal: AbortSignal): OperationContext {
+  return new Context(ctx, ctx.resource, ctx.v1, { authorization: ctx.authorization, requestId: ctx.requestId, signal, trace: ctx.trace });
 }
 
 /** The prefix of every list snapshot a caller holds for a resource. */

@@ -1,4 +1,4 @@
-import { type MetaTimes, fingerprintOf } from '../meta/meta-store.js';
+import { type MetaTimes, fingerprintOf, writtenEntry } from '../meta/meta-store.js';
 import { normalizeTimestamp } from '../translate/timestamp.js';
 import { type Json, getPath } from '../json/json-path.js';
 import type { OperationContext } from './operation-context.js';
@@ -13,10 +13,10 @@ function sinceOf(ctx: OperationContext, record: Json): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Sets the side store's times on a v2 item, over anything v1 may have sent under those names. */
+/** Sets the side store's times on a v2 item, over anything v1 may have sent under those names (an empty text: none). */
 function stamp(ctx: OperationContext, item: Json, times: MetaTimes): Json {
   const fields = ctx.resource.meta;
-  if (fields?.created) item[fields.created] = times.createdText;
+  if (fields?.created && times.createdText !== '') item[fields.created] = times.createdText;
   if (fields?.updated) item[fields.updated] = times.updatedText;
   return item;
 }
@@ -80,13 +80,33 @@ export function timedItem(ctx: OperationContext, text: string, times: MetaTimes 
   return times ? stamp(ctx, item, times) : item;
 }
 
-/** A record written through the proxy, translated: its times are exact, and the next read adopts its fingerprint. */
+/**
+ * A record written through the proxy, translated: its times are exact, and the next read adopts its
+ * fingerprint. v1 has the write already, so a times store that fails (Redis away) does not fail it:
+ * the answer carries the write's own time (a create's createTime is that too; an update's is left
+ * out, being unknown), and the failure is logged.
+ */
 export async function translateWritten(ctx: OperationContext, uid: string, record: Json, created: boolean, translate: (record: Json) => Json): Promise<Json> {
   const item = translate(record);
-  if (!ctx.resource.meta) return item;
-  return stamp(ctx, item, await ctx.meta.written(keyOf(ctx, uid), ctx.now(), created));
+  const fields = ctx.resource.meta;
+  if (!fields) return item;
+  const now = ctx.now();
+  try {
+    return stamp(ctx, item, await ctx.meta.written(keyOf(ctx, uid), now, created));
+  } catch (err) {
+    ctx.warn(`${ctx.resource.mapping.resource} ${uid}: written to v1, but its times could not be kept`, err);
+    const times = writtenEntry(undefined, now, true);
+    if (fields.created && Object.hasOwn(item, fields.created)) delete item[fields.created];
+    return stamp(ctx, item, created ? times : { ...times, createdText: '' });
+  }
 }
 
+/** A delete through the proxy forgets the record's times; v1 has deleted it already, so a store failing is only logged. */
 export async function forgetTimes(ctx: OperationContext, uid: string): Promise<void> {
-  if (ctx.resource.meta) await ctx.meta.removed(keyOf(ctx, uid));
+  if (!ctx.resource.meta) return;
+  try {
+    await ctx.meta.removed(keyOf(ctx, uid));
+  } catch (err) {
+    ctx.warn(`${ctx.resource.mapping.resource} ${uid}: deleted in v1, but its times could not be forgotten`, err);
+  }
 }

@@ -39,28 +39,32 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   const violations = validateInput(normalizeKeys(rawBody), ctx.resource).filter((v) => heads.has(v.field));
   if (violations.length > 0) throw invalidFields(violations);
 
-  return ctx.locks.run(`${mapping.resource}/${uid}`, async (fence) => {
-    // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
-    const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
-    if (!current) throw notFound(ctx, uid);
-    const record = mergeMasked(current, fields, ctx.resource);
-    const tooDeep = deepField(record);
-    if (tooDeep !== undefined) {
-      const field = rules.outByV1.get(tooDeep)?.[0]?.v2.join('.') ?? tooDeep;
-      throw apiError('RECORD_TOO_DEEP', { field, limit: MAX_RECORD_DEPTH });
-    }
-    // a PATCH that changes nothing writes nothing (and so moves no updateTime)
-    // (a record that held a deep field is not the same as the one about to be written)
-    if (deepField(current) === undefined && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
-      const [same] = await hydrateItems(ctx, await translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)));
-      return same as Json;
-    }
-    await fence();
-    const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
-    if (!isObject(written)) throw apiError('V1_MALFORMED_WRITE', { resource: mapping.resource, operation: 'update' });
-    const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));
-    afterWrite(ctx);
-    const [item] = await hydrateItems(ctx, [result]);
-    return item as Json;
-  });
+  return ctx.locks.run(
+    `${mapping.resource}/${uid}`,
+    async (fence) => {
+      // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
+      const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
+      if (!current) throw notFound(ctx, uid);
+      const record = mergeMasked(current, fields, ctx.resource);
+      const tooDeep = deepField(record);
+      if (tooDeep !== undefined) {
+        const field = rules.outByV1.get(tooDeep)?.[0]?.v2.join('.') ?? tooDeep;
+        throw apiError('RECORD_TOO_DEEP', { field, limit: MAX_RECORD_DEPTH });
+      }
+      // a PATCH that changes nothing writes nothing (and so moves no updateTime)
+      // (a record that held a deep field is not the same as the one about to be written)
+      if (deepField(current) === undefined && JSON.stringify(record) === JSON.stringify(mergeMasked(current, [], ctx.resource))) {
+        const [same] = await hydrateItems(ctx, await translateWithTimes(ctx, [current], (r) => toV2(r, rules, capabilities)));
+        return same as Json;
+      }
+      await fence();
+      const written = await callV1(ctx, { method: 'PUT', path: `${mapping.v1.path}/${uid}`, json: record });
+      if (!isObject(written)) throw apiError('V1_MALFORMED_WRITE', { resource: mapping.resource, operation: 'update' });
+      const result = await translateWritten(ctx, uid, await writeResult(ctx, uid, written), false, (r) => toV2(r, rules, capabilities));
+      afterWrite(ctx);
+      const [item] = await hydrateItems(ctx, [result]);
+      return item as Json;
+    },
+    ctx.signal,
+  );
 }

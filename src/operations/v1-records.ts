@@ -7,15 +7,20 @@ import { v1ErrorToApiError } from '../upstream/v1-error.js';
 import { inV2Words } from '../translate/v1-vocabulary.js';
 import type { OperationContext } from './operation-context.js';
 
+type OwnRequest = Omit<V1Request, 'authorization' | 'requestId' | 'signal' | 'trace'>;
+
 /** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
-export async function callV1(ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): Promise<unknown> {
+export async function callV1(ctx: OperationContext, req: OwnRequest): Promise<unknown> {
   return refusedUnless2xx(ctx, await ctx.v1.call(withCaller(ctx, req))).body;
 }
 
-const withCaller = (ctx: OperationContext, req: Omit<V1Request, 'authorization' | 'requestId'>): V1Request => ({
+/** A v1 call as the request's: its credentials, request id, life and trace headers. */
+const withCaller = (ctx: OperationContext, req: OwnRequest): V1Request => ({
   ...req,
   authorization: ctx.authorization,
   requestId: ctx.requestId,
+  signal: ctx.signal,
+  trace: ctx.trace,
 });
 
 function refusedUnless2xx(ctx: OperationContext, answer: V1Answer): V1Answer {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
-import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
@@ -13,9 +12,9 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
 import type { TimesStore } from '../meta/meta-store.js';
-import { RedisMetaStore } from '../meta/redis-meta-store.js';
+import { RedisMetaStore } from '../stores/redis-meta-store.js';
 import { MemoryIdempotency } from '../stores/memory-idempotency.js';
-import { openRedis } from '../stores/open-redis.js';
+import { openRedis, redisAnswers } from '../stores/open-redis.js';
 import { RedisIdempotency } from '../stores/redis-idempotency.js';
 import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
@@ -36,7 +35,9 @@ import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { dualProtocolServer } from './dual-protocol-server.js';
 import { reflectionRoutes } from './grpc-reflection.js';
-import { GRPC_SERVICES, REQUEST_ID, grpcRoutes } from './grpc-routes.js';
+import { GRPC_SERVICES, REQUEST_ID, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
+import { registerConnectRoutes } from './connect-routes.js';
+import { Lifecycle } from './lifecycle.js';
 import { registerJsonBody } from './json-body.js';
 import { bufferedLogStream } from './buffered-log-stream.js';
 import { loggerOptions } from './logger-options.js';
@@ -65,25 +66,33 @@ export interface ProxyAppOptions {
   watchRollout?: boolean;
   /** the dice of shadow and noise sampling (tests) */
   random?: () => number;
+  /** the process's life: its drain and each request's signal (default: one of its own) */
+  lifecycle?: Lifecycle;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
 export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOptions = {}): Promise<FastifyInstance> {
   const buffered = opts.logStream ? undefined : bufferedLogStream();
   const logs = opts.logStream ?? (buffered as DestinationStream);
+  const lifecycle = opts.lifecycle ?? new Lifecycle();
   const app = Fastify({
-    // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN
+    // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN;
+    // silent, idle and surplus connections closed, HTTP/2 bounded, all of it drained on shutdown
     serverFactory: (handler) =>
-      dualProtocolServer(handler as never, {
-        // slow or stalled requests are cut off (Node checks open requests every connectionsCheckingInterval)
-        http: {
-          headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
-          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(settings.headersTimeoutMs / 4))),
+      dualProtocolServer(
+        handler as never,
+        {
+          headersTimeoutMs: settings.headersTimeoutMs,
+          requestTimeoutMs: settings.requestTimeoutMs,
+          idleTimeoutMs: settings.idleTimeoutMs,
+          maxConnections: settings.maxConnections,
+          maxConcurrentStreams: settings.http2MaxStreams,
+          tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
         },
-        keepAliveTimeout: 72_000,
-        requestTimeout: settings.requestTimeoutMs,
-        tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
-      }) as never,
+        lifecycle.connections,
+      ) as never,
+    // while closing, requests on kept-alive connections are served (and told Connection: close), not refused
+    return503OnClosing: false,
     logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
     logController: new OneLineRequestLog(),
@@ -106,7 +115,24 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes, maxDepth: MAX_V1_ANSWER_DEPTH };
-  const metrics = new ProxyMetrics();
+  const metrics = new ProxyMetrics(lifecycle.connections);
+  // the rollout file first: a process never starts on one that is missing or invalid
+  const rollout = new RolloutController({
+    file: settings.rolloutFile,
+    nativeBackend: settings.v2BaseUrl,
+    now: opts.now ?? Date.now,
+    known: new Map(resources.map((r) => [r.mapping.resource, r.mapping.v2.operations])),
+    events: {
+      info: (message) => app.log.info(message),
+      error: (message) => app.log.error(message),
+      rollback: (resource) => metrics.rollbacks.inc({ resource }),
+      reload: (result) => metrics.reloads.inc({ result }),
+    },
+  });
+  lifecycle.connections.events = {
+    refused: () => metrics.connectionsRefused.inc(),
+    abusive: (remote) => app.log.warn(`HTTP/2: a client at ${remote} reset most of its streams; its connection was ended (GOAWAY ENHANCE_YOUR_CALM)`),
+  };
   const backend = (origin: string, name: string, timeoutMs = settings.v1TimeoutMs) =>
     backendDispatcher(origin, {
       connections: 128,
@@ -128,11 +154,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, limits);
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
-  app.addHook('onClose', async () => {
-    await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close()]);
-    // the last lines of a stopping proxy are written now, not at the next periodic flush
-    buffered?.flushSync();
-  });
+  // the v1 passthrough is the one path no request signal reaches: at the drain's deadline its calls end
+  lifecycle.onDeadline(() => void v1Backend.destroy(apiError('SHUTTING_DOWN')));
   // a callback hook: no promise per request
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
@@ -146,9 +169,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, noRoute(req)));
 
-  registerHealthRoutes(app, probe);
   registerFormParser(app);
-  registerStsRoutes(app, issuer, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
+  registerStsRoutes(app, issuer, lifecycle, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
   if (!settings.pageTokenSecret) {
     app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
   }
@@ -157,27 +179,20 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
     reauthMs: settings.listReauthMs,
   };
-  app.addHook('onClose', async () => {
-    lists.cache.clear();
-  });
-  // REDIS_URL: the state replicas must agree on (write locks, idempotency records, META_STORE=redis)
-  const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (message) => app.log.error(message)) : undefined;
-  if (redis) {
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-  }
-  let meta = opts.meta;
-  if (!meta) {
-    const own =
-      settings.metaStore === 'redis' && redis
-        ? new RedisMetaStore(redis)
-        : await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
-    app.addHook('onClose', async () => {
-      await own.close();
-    });
-    meta = own;
-  }
+  // REDIS_URL: the state replicas must agree on (write locks, idempotency records, META_STORE=redis);
+  // connected in the background: a replica starts (not ready) while Redis is away, and recovers by itself
+  const redis = settings.redisUrl
+    ? openRedis(settings.redisUrl, settings.redisTimeoutMs, {
+        down: (message) => app.log.error(`${message}: requests that need it answer 503 (retryable) and /readyz 503 until it answers again`),
+        up: () => app.log.warn('Redis answers again'),
+      })
+    : undefined;
+  registerHealthRoutes(app, probe, lifecycle, redis ? () => redisAnswers(redis) : undefined);
+  const ownMeta =
+    opts.meta || (settings.metaStore === 'redis' && redis)
+      ? undefined
+      : await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
+  const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>);
   const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
   const nativeBackend = nativeOrigin ? backend(nativeOrigin.origin, 'the native v2 backend', settings.v2TimeoutMs) : undefined;
   const native =
@@ -188,22 +203,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           observe: metrics.upstreamObserver('v2'),
         })
       : undefined;
-  const rollout = new RolloutController({
-    file: settings.rolloutFile,
-    nativeBackend: settings.v2BaseUrl,
-    now: opts.now ?? Date.now,
-    events: {
-      info: (message) => app.log.info(message),
-      error: (message) => app.log.error(message),
-      rollback: (resource) => metrics.rollbacks.inc({ resource }),
-      reload: (result) => metrics.reloads.inc({ result }),
-    },
-  });
   if (opts.watchRollout !== false) rollout.watch();
-  app.addHook('onClose', async () => {
-    rollout.stop();
-    await nativeBackend?.close();
-  });
   app.addHook('onResponse', (req, reply, done) => {
     const s = servedBy(req);
     if (s) metrics.served(s, reply.statusCode, reply.elapsedTime / 1000);
@@ -224,9 +224,17 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         onError: (err) => app.log.error({ err }, `RECORD_FILE ${settings.recordFile} cannot be written; recording stops`),
       })
     : undefined;
+  // after the last connection: shadows finish (or stop at the drain's deadline), then what they use closes
   app.addHook('onClose', async () => {
+    rollout.stop();
     await shadow?.idle();
     await record?.close();
+    await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);
+    await ownMeta?.close();
+    await redis?.quit().catch(() => redis.disconnect());
+    lists.cache.clear();
+    // the last lines of a stopping proxy are written now, not at the next periodic flush
+    buffered?.flushSync();
   });
   registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics, diffs });
   const services: AppServices = {
@@ -237,6 +245,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
     meta,
     now: opts.now ?? Date.now,
+    warn: (message, err) => app.log.warn({ err }, message),
   };
   registerV2Routes(app, new RouteTable(resources), v1Client, services, {
     rollout,
@@ -244,21 +253,20 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     issuedHere: (token) => lists.tokens.issued(token),
     shadow,
     record,
+    lifecycle,
     ...(opts.random ? { random: opts.random } : {}),
   });
-  // gRPC, gRPC-Web and Connect: one front door more to the same operations, in a scope of its own
-  // (its content-type parsers stay there; the REST routes are untouched)
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    await scope.register(fastifyConnectPlugin, {
-      routes: (router) => {
-        grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics })(router);
-        reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
-      },
-      contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
-      // a message is bounded like a REST body (after decompression)
-      readMaxBytes: settings.bodyLimit,
-    });
+  // gRPC, gRPC-Web and Connect: one front door more to the same operations
+  await registerConnectRoutes(app, {
+    routes: (router) => {
+      grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics })(router);
+      reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
+    },
+    contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
+    // a message is bounded like a REST body (after decompression)
+    readMaxBytes: settings.bodyLimit,
+    shutdownSignal: lifecycle.shutdownSignal,
+    statusOf: (service, err) => grpcStatusOf(services.resources, service, err),
   });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;

@@ -1,5 +1,5 @@
 import { type DescMessage, type DescMethod, type DescService, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
-import { type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
+import { type ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
@@ -22,6 +22,7 @@ import { idempotentCreate } from '../operations/idempotent-create.js';
 import { listResource } from '../operations/list-resource.js';
 import { jsonValueOf } from '../json/json-text.js';
 import { type AppServices, type OperationContext, operationContext } from '../operations/operation-context.js';
+import { traceContextOf } from '../upstream/trace-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import { grpcErrorOf } from './grpc-error.js';
@@ -48,6 +49,15 @@ export const REQUEST_ID = createContextKey<string>('');
 
 const JSON_READ = { ignoreUnknownFields: true } as const;
 
+const restPathOf = (resource: CompiledResource) => `${resource.prefix}/${resource.segment}`;
+
+/** An error of the registry as the status of a call to `service` (its resource's domain). */
+export function grpcStatusOf(resources: ReadonlyMap<string, CompiledResource>, service: DescService, err: ApiError): ConnectError {
+  const name = GRPC_SERVICES.find(([s]) => s.typeName === service.typeName)?.[1];
+  const resource = name === undefined ? undefined : resources.get(name);
+  return grpcErrorOf(err, resource ? restPathOf(resource) : '/');
+}
+
 /** The field of a Create/Update request that holds the resource (`group`, `roleBinding`, …). */
 function resourceField(input: DescMessage, resource: DescMessage): string | undefined {
   return input.fields.find((f) => f.message?.typeName === resource.typeName)?.jsonName;
@@ -67,8 +77,14 @@ export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResour
     const given = hc.requestHeader.get('authorization') ?? undefined;
     // the platform's SDK sends the token bare; v1 wants a bearer
     const authorization = given === undefined || given === '' || /^bearer /i.test(given) ? given : `Bearer ${given}`;
-    const ctx = operationContext(deps.services, resource, deps.v1, authorization, requestId);
-    const restPath = `${resource.prefix}/${resource.segment}`;
+    // the call's signal: the client cancelling, its grpc-timeout, or the drain's time running out
+    const ctx = operationContext(deps.services, resource, deps.v1, {
+      authorization,
+      requestId,
+      signal: hc.signal,
+      trace: traceContextOf((name) => hc.requestHeader.get(name)),
+    });
+    const restPath = restPathOf(resource);
     let code = 'OK';
     try {
       const json = toJson(method.input, request) as Json;

@@ -9,7 +9,10 @@ export class OneLineRequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    const line =
+      request.rpcStatus === undefined
+        ? { req: request, res: reply, responseTime: reply.elapsedTime }
+        : { req: request, res: reply, grpcStatus: Number(request.rpcStatus), responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
+import { traceContextOf } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
+import type { Lifecycle } from './lifecycle.js';
 
 /** Parses `application/x-www-form-urlencoded` into repeated-key values (the STS's POST form). */
 export function registerFormParser(app: FastifyInstance): void {
@@ -16,15 +18,22 @@ export function registerFormParser(app: FastifyInstance): void {
 }
 
 /** The proxy's own token exchange endpoint. */
-export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, settings: () => ExchangeSettings): void {
+export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, lifecycle: Lifecycle, settings: () => ExchangeSettings): void {
   app.route({
     method: ['GET', 'POST'],
     url: '/sts/exchange',
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const params = (req.method === 'GET' ? req.query : (req.body ?? {})) as QueryValues;
       return exchangeToken(
         issuer,
-        { method: req.method as 'GET' | 'POST', params: { ...params }, authorization: req.headers.authorization, requestId: req.id },
+        {
+          method: req.method as 'GET' | 'POST',
+          params: { ...params },
+          authorization: req.headers.authorization,
+          requestId: req.id,
+          signal: lifecycle.requestSignal(reply.raw),
+          trace: traceContextOf((name) => req.headers[name]),
+        },
         settings(),
       );
     },

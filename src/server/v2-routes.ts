@@ -9,7 +9,7 @@ import { createResource } from '../operations/create-resource.js';
 import { idempotentCreate } from '../operations/idempotent-create.js';
 import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
-import { type AppServices, operationContext } from '../operations/operation-context.js';
+import { type AppServices, type RequestOrigin, operationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
 import { renderError } from '../errors/render-error.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
@@ -22,7 +22,9 @@ import { QuietGate } from '../shadow/quiet-gate.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
 import { toApiError } from './to-api-error.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
+import { traceContextOf } from '../upstream/trace-context.js';
 import type { V1Client } from '../upstream/v1-client.js';
+import type { Lifecycle } from './lifecycle.js';
 import { noRoute } from './no-route.js';
 import { requireUid } from './require-uid.js';
 
@@ -52,6 +54,8 @@ export interface NativeRouting {
   /** RECORD_FILE */
   record?: RecordFile | undefined;
   random?: () => number;
+  /** each request's life (the client leaving, the drain) */
+  lifecycle: Lifecycle;
 }
 
 interface PendingShadow {
@@ -88,14 +92,25 @@ function pageTokenOf(query: unknown): string | undefined {
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
-async function serveNative(req: FastifyRequest, reply: FastifyReply, native: NativeV2Client, routing: NativeRouting, route: Decision['route']) {
+/** Who asks, with the request's life and trace headers: what its upstream calls carry. */
+function originOf(req: FastifyRequest, signal: AbortSignal): RequestOrigin {
+  return { authorization: req.headers.authorization, requestId: req.id, signal, trace: traceContextOf((name) => req.headers[name]) };
+}
+
+async function serveNative(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  origin: RequestOrigin,
+  native: NativeV2Client,
+  routing: NativeRouting,
+  route: Decision['route'],
+) {
   let answer: Awaited<ReturnType<NativeV2Client['forward']>>;
   try {
     answer = await native.forward({
+      ...origin,
       method: req.method,
       url: req.url,
-      authorization: req.headers.authorization,
-      requestId: req.id,
       // the body was parsed as JSON here; it goes on as JSON
       contentType: 'application/json',
       body: req.body === undefined || req.method === 'GET' || req.method === 'DELETE' ? undefined : JSON.stringify(req.body),
@@ -139,9 +154,11 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       served.set(req, { resource: name, operation, backend: decision.backend });
       reply.header(BACKEND_HEADER, decision.backend);
       planShadow(req, name, decision, operation, token !== undefined);
-      if (decision.backend === 'native' && routing.native) return serveNative(req, reply, routing.native, routing, decision.route);
+      if (decision.backend === 'native' && routing.native) {
+        return serveNative(req, reply, originOf(req, routing.lifecycle.requestSignal(reply.raw)), routing.native, routing, decision.route);
+      }
     }
-    const answer = await translated(req, route);
+    const answer = await translated(req, route, originOf(req, routing.lifecycle.requestSignal(reply.raw)));
     if (!(answer instanceof JsonText)) return answer;
     reply.type('application/json; charset=utf-8');
     return answer.text;
@@ -158,10 +175,9 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
   };
 
   /** The translation path: the v2 operations over v1. */
-  const translated = async (req: FastifyRequest, route: NonNullable<ReturnType<RouteTable['match']>>) => {
+  const translated = async (req: FastifyRequest, route: NonNullable<ReturnType<RouteTable['match']>>, origin: RequestOrigin) => {
     const { resource } = route;
-    const authorization = req.headers.authorization;
-    const ctx = operationContext(services, resource, v1, authorization, req.id);
+    const ctx = operationContext(services, resource, v1, origin);
     const create = (parent: string) =>
       idempotentCreate(ctx, req.headers['idempotency-key'], { url: req.url, body: req.body }, () => createResource(ctx, parent, req.body));
     if (route.kind === 'verb') {
@@ -198,16 +214,11 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
 
   /** One read of a request on one side, as the client would have seen it (shadow and noise reads). */
   const readFrom = async (req: FastifyRequest, side: 'translate' | 'native'): Promise<ComparedAnswer> => {
+    // after the answer: only the drain stops a shadow read
+    const origin = originOf(req, routing.lifecycle.shutdownSignal);
     if (side === 'native') {
       const native = routing.native as NativeV2Client;
-      const answer = await native.forward({
-        method: 'GET',
-        url: req.url,
-        authorization: req.headers.authorization,
-        requestId: req.id,
-        contentType: undefined,
-        body: undefined,
-      });
+      const answer = await native.forward({ ...origin, method: 'GET', url: req.url, contentType: undefined, body: undefined });
       await gate.wait(QUIET_WAIT_MS);
       return { status: answer.status, body: bodyOf(answer.body) };
     }
@@ -216,7 +227,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     try {
       if (!route) throw noRoute(req);
       // what fastify would have sent: the JSON text of the result
-      return { status: 200, body: JSON.parse(jsonTextOf(await translated(req, route))) };
+      return { status: 200, body: JSON.parse(jsonTextOf(await translated(req, route, origin))) };
     } catch (err) {
       const rendered = renderError(toApiError(err), req.url);
       return { status: rendered.status, body: rendered.body };

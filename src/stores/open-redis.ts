@@ -1,27 +1,59 @@
 import { Redis } from 'ioredis';
 
+export interface RedisEvents {
+  /** Redis became unreachable (said once until it is back), without the URL: it may hold a password */
+  down(message: string): void;
+  /** Redis answers again */
+  up(): void;
+}
+
 /**
- * A Redis connection for shared state, checked with a PING at start (a bad REDIS_URL stops the
- * proxy at once rather than at the first write). Commands fail after two reconnect attempts
- * instead of queueing forever; errors are reported without the URL (it may hold a password).
+ * The Redis connection of the shared state. It never holds a request up: a command fails at once
+ * while Redis is unreachable (no offline queue, nothing resent after a drop) and after `timeoutMs`
+ * when Redis stalls, and the connection is retried in the background forever, so a replica starts
+ * while Redis is down (not ready) and recovers by itself when it returns.
  */
-export async function openRedis(url: string, onError: (message: string) => void): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2_000, lazyConnect: true });
-  let last = '';
+export function openRedis(url: string, timeoutMs: number, events: RedisEvents): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(1_000, timeoutMs),
+    // reconnect with a short backoff, never giving up
+    retryStrategy: (times) => Math.min(50 * times, 1_000),
+  });
+  let down = false;
   redis.on('error', (err: Error & { code?: string }) => {
-    const message = `Redis: ${err.code ?? err.message}`;
-    if (message !== last) onError(message);
-    last = message;
+    if (down) return;
+    down = true;
+    events.down(`Redis: ${err.code ?? err.message}`);
   });
   redis.on('ready', () => {
-    last = '';
+    if (down) events.up();
+    down = false;
   });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (err) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL: Redis does not answer (${(err as { code?: string }).code ?? (err as Error).message})`);
-  }
+  // failures are reported through 'error' (and keep being retried)
+  redis.connect().catch(() => undefined);
   return redis;
+}
+
+/** Whether Redis answers a PING now (within the command timeout): part of readiness. */
+export async function redisAnswers(redis: Redis): Promise<{ ok: true } | { ok: false; reason: string }> {
+  if (redis.status !== 'ready') return { ok: false, reason: `not connected (${redis.status})` };
+  try {
+    await redis.ping();
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, reason: failureOf(err) };
+  }
+}
+
+/** A short reason for a failed command: it timed out, or there is no connection (and why). */
+export function failureOf(err: unknown): string {
+  const e = err as { message?: string; code?: string };
+  if (/timed out/i.test(e.message ?? '')) return 'no answer in time';
+  if (/enableOfflineQueue|Connection is closed|writeable/i.test(e.message ?? '')) return 'not connected';
+  return e.code ?? e.message ?? 'failed';
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Claim, IdempotencyStore } from './idempotency-store.js';
+import { onRedis } from './state-store-error.js';
 
 // one round trip, atomic: claim if free, else say what holds the key
 const CLAIM = `
@@ -13,7 +14,7 @@ if e.r ~= ARGV[1] then return {'mismatch'} end
 if e.a then return {'done', e.a} end
 return {'busy'}`;
 
-/** Idempotency records on Redis, shared by the replicas: a claim is one atomic script. */
+/** Idempotency records on Redis, shared by the replicas: a claim is one atomic script; Redis failing is STATE_STORE_UNAVAILABLE. */
 export class RedisIdempotency implements IdempotencyStore {
   constructor(
     private readonly redis: Redis,
@@ -21,17 +22,17 @@ export class RedisIdempotency implements IdempotencyStore {
   ) {}
 
   async claim(key: string, request: string, pendingMs: number): Promise<Claim> {
-    const [state, answer] = (await this.redis.eval(CLAIM, 1, this.prefix + key, request, pendingMs)) as [string, string | undefined];
+    const [state, answer] = (await onRedis(() => this.redis.eval(CLAIM, 1, this.prefix + key, request, pendingMs))) as [string, string | undefined];
     if (state === 'done') return { state, answer: answer ?? '' };
     return { state: state as 'owner' | 'busy' | 'mismatch' };
   }
 
   async complete(key: string, request: string, answer: string, ttlMs: number): Promise<void> {
-    await this.redis.set(this.prefix + key, JSON.stringify({ r: request, a: answer }), 'PX', ttlMs);
+    await onRedis(() => this.redis.set(this.prefix + key, JSON.stringify({ r: request, a: answer }), 'PX', ttlMs));
   }
 
   async release(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await onRedis(() => this.redis.del(this.prefix + key));
   }
 
   async close(): Promise<void> {}

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { type MetaEntry, type MetaTimes, type Sighting, type TimesStore, metaEntry, nextEntry, writtenEntry } from './meta-store.js';
+import { type MetaEntry, type MetaTimes, type Sighting, type TimesStore, metaEntry, nextEntry, writtenEntry } from '../meta/meta-store.js';
+import { onRedis } from './state-store-error.js';
 
 type Stored = { c: number; u: number; f: string | null };
 
@@ -18,7 +19,8 @@ const serialize = (e: MetaEntry) => JSON.stringify({ c: e.created, u: e.updated,
 /**
  * `META_STORE=redis`: the synthesized times in one Redis hash, so every replica shows the same
  * createTime/updateTime. A read asks for all its records in one round trip; the first sighting is
- * set only if no replica set it first (HSETNX), so all replicas adopt one first-seen time.
+ * set only if no replica set it first (HSETNX), so all replicas adopt one first-seen time. Redis
+ * failing is STATE_STORE_UNAVAILABLE.
  */
 export class RedisMetaStore implements TimesStore {
   constructor(
@@ -28,6 +30,10 @@ export class RedisMetaStore implements TimesStore {
 
   async observe(seen: readonly Sighting[], now: number): Promise<MetaTimes[]> {
     if (seen.length === 0) return [];
+    return onRedis(() => this.observeOnRedis(seen, now));
+  }
+
+  private async observeOnRedis(seen: readonly Sighting[], now: number): Promise<MetaTimes[]> {
     const stored = await this.redis.hmget(this.hashKey, ...seen.map((s) => s.key));
     const times: MetaEntry[] = [];
     // the writes in the order queued: which record, and whether it was a first sighting (HSETNX)
@@ -57,14 +63,16 @@ export class RedisMetaStore implements TimesStore {
   }
 
   async written(key: string, now: number, created: boolean): Promise<MetaTimes> {
-    const known = created ? undefined : parse(await this.redis.hget(this.hashKey, key));
-    const entry = writtenEntry(known, now, created);
-    await this.redis.hset(this.hashKey, key, serialize(entry));
-    return entry;
+    return onRedis(async () => {
+      const known = created ? undefined : parse(await this.redis.hget(this.hashKey, key));
+      const entry = writtenEntry(known, now, created);
+      await this.redis.hset(this.hashKey, key, serialize(entry));
+      return entry;
+    });
   }
 
   async removed(key: string): Promise<void> {
-    await this.redis.hdel(this.hashKey, key);
+    await onRedis(() => this.redis.hdel(this.hashKey, key));
   }
 
   async close(): Promise<void> {}

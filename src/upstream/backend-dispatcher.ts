@@ -18,7 +18,10 @@ export interface BackendDispatcherOptions {
 
 export interface BackendDispatcher {
   dispatcher: Dispatcher;
+  /** waits for the calls under way, then closes */
   close(): Promise<void>;
+  /** ends every call under way with `reason` (the drain's time is up) */
+  destroy(reason: Error): Promise<void>;
 }
 
 /**
@@ -32,5 +35,5 @@ export function backendDispatcher(origin: string, opts: BackendDispatcherOptions
   const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
   // compose() wraps in order: the last interceptor listed is the outermost
   const dispatcher = pool.compose(attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs), breaker.interceptor(), retryReads(opts.retry), stampRequestId());
-  return { dispatcher, close: () => pool.close() };
+  return { dispatcher, close: () => pool.close(), destroy: (reason) => pool.destroy(reason) };
 }

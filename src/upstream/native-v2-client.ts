@@ -1,5 +1,7 @@
 import type { Dispatcher } from 'undici';
+import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
+import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 
 export interface NativeRequest {
@@ -10,6 +12,9 @@ export interface NativeRequest {
   requestId: string;
   contentType: string | undefined;
   body: string | undefined;
+  /** the request's life (see V1Request) */
+  signal?: AbortSignal | undefined;
+  trace?: TraceContext | undefined;
 }
 
 export interface NativeAnswer {
@@ -32,15 +37,19 @@ export class NativeV2Client {
   ) {}
 
   async forward(req: NativeRequest): Promise<NativeAnswer> {
+    const { signal } = req;
+    if (signal?.aborted) throw abortReason(signal);
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': req.requestId };
     if (req.authorization) headers.authorization = req.authorization;
     if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+    if (req.trace) Object.assign(headers, req.trace);
     try {
       const res = await this.dispatcher.request({
         method: req.method as 'GET',
         path: `${this.basePath}${req.url}`,
         headers,
         body: req.body ?? null,
+        signal,
         ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       const body = Buffer.from(await res.body.arrayBuffer());
@@ -48,6 +57,7 @@ export class NativeV2Client {
       const type = res.headers['content-type'];
       return { status: res.statusCode, contentType: Array.isArray(type) ? type[0] : type, body };
     } catch (err) {
+      if (signal?.aborted) throw abortReason(signal);
       this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes, 'the native v2 backend');
     }

@@ -2,7 +2,9 @@ import type { Dispatcher } from 'undici';
 import { apiError } from '../errors/error-registry.js';
 import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
+import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
+import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
 
@@ -20,6 +22,10 @@ export interface V1Request {
   requestId?: string;
   /** how deep the answer may nest (default: the client's limit); a PATCH reads deeper records to repair them */
   maxDepth?: number;
+  /** the request's life: once aborted (the client left, the drain's time is up) no call starts and a running one stops */
+  signal?: AbortSignal | undefined;
+  /** the client's trace headers, forwarded */
+  trace?: TraceContext | undefined;
 }
 
 export interface V1Answer {
@@ -61,9 +67,12 @@ export class V1Client {
 
   /** The answer as v1 sent it, not yet parsed: a list can tell from its text that it saw the same answer before. */
   async fetchText(req: V1Request): Promise<V1Text> {
+    const { signal } = req;
+    if (signal?.aborted) throw abortReason(signal);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.authorization) headers.authorization = req.authorization;
     if (req.requestId) headers['x-request-id'] = req.requestId;
+    if (req.trace) Object.assign(headers, req.trace);
     let body: string | undefined;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
@@ -80,11 +89,13 @@ export class V1Client {
         path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
         headers,
         body: body ?? null,
+        signal,
         ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
+      if (signal?.aborted) throw abortReason(signal);
       this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes, 'the v1 backend');
     }

@@ -117,17 +117,8 @@ describe.skipIf(!HAVE_REDIS)('two replicas on one Redis (a real redis-server)', 
 });
 
 describe('REDIS_URL checks at start', () => {
-  it('META_STORE=redis needs REDIS_URL; a Redis that does not answer stops the start with one line, without the URL', async () => {
+  it('META_STORE=redis needs REDIS_URL, and REDIS_URL must be a redis URL', () => {
     expect(() => settingsFrom({ META_STORE: 'redis' })).toThrow('META_STORE: redis needs REDIS_URL');
     expect(() => settingsFrom({ REDIS_URL: 'http://x' })).toThrow('REDIS_URL: must be a redis:// or rediss:// URL');
-    const h = await startHarness();
-    try {
-      // port 1 on loopback: nothing listens there
-      await expect(startProxy({ V1_BASE_URL: h.url, REDIS_URL: 'redis://:s3cret-password@127.0.0.1:1' })).rejects.toThrow(
-        /^REDIS_URL: Redis does not answer \((?!.*s3cret)[^)]*\)$/,
-      );
-    } finally {
-      await h.close();
-    }
   });
 });

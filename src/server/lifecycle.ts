@@ -1,0 +1,120 @@
+import { setMaxListeners } from 'node:events';
+import type http from 'node:http';
+import type http2 from 'node:http2';
+import { apiError } from '../errors/error-registry.js';
+import { OpenConnections } from './open-connections.js';
+
+export type Phase = 'serving' | 'draining' | 'closing' | 'closed';
+
+type Response = http.ServerResponse | http2.Http2ServerResponse;
+
+const closed = (res: Response): boolean => ('stream' in res ? res.stream.destroyed || res.stream.closed : res.destroyed);
+
+export interface DrainTiming {
+  /** how long everything but readiness is still served, ms */
+  delayMs: number;
+  /** from the start of the drain to the exit, ms */
+  timeoutMs: number;
+}
+
+export interface DrainLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Where the process is in its life, and how it ends. Serving; draining (`/readyz` 503, everything
+ * else served, for load balancers to notice); closing (no new connections, HTTP/2 GOAWAY, HTTP/1.1
+ * answers close their connection, in-flight requests, streams and shadows finish); closed. Each
+ * request's life is a signal that aborts when its client leaves before the answer, or when the
+ * drain's time is up: then every request still running stops its upstream calls and answers
+ * SHUTTING_DOWN, and what is left open is closed.
+ */
+export class Lifecycle {
+  phase: Phase = 'serving';
+  readonly connections = new OpenConnections();
+  private readonly stopping = new AbortController();
+  private readonly requests = new Set<AbortController>();
+  private readonly atDeadline: (() => void)[] = [];
+
+  constructor() {
+    // every in-flight gRPC call listens on it
+    setMaxListeners(0, this.stopping.signal);
+  }
+
+  /** Aborted (with SHUTTING_DOWN) when the drain's time is up. */
+  get shutdownSignal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** A request's life: aborted when its client goes before the answer (REQUEST_CANCELLED) or the drain stops everything. */
+  requestSignal(res: Response): AbortSignal {
+    // answered already (a shadow read after the answer): only the drain stops it
+    if (res.writableFinished) return this.stopping.signal;
+    const controller = new AbortController();
+    if (this.stopping.signal.aborted) controller.abort(this.stopping.signal.reason);
+    // the client left before this request got here: nothing is to start for it
+    if (closed(res)) {
+      controller.abort(apiError('REQUEST_CANCELLED'));
+      return controller.signal;
+    }
+    this.requests.add(controller);
+    res.once('close', () => {
+      this.requests.delete(controller);
+      if (!res.writableFinished) controller.abort(apiError('REQUEST_CANCELLED'));
+    });
+    return controller.signal;
+  }
+
+  /** Work that stops when the drain's time is up (what no request signal reaches: the v1 passthrough's pool). */
+  onDeadline(stop: () => void): void {
+    this.atDeadline.push(stop);
+  }
+
+  /** The drain's time is up: every request still running stops its upstream work and answers SHUTTING_DOWN. */
+  stopAll(): number {
+    const reason = apiError('SHUTTING_DOWN');
+    const running = this.connections.inFlight;
+    this.stopping.abort(reason);
+    for (const controller of this.requests) controller.abort(reason);
+    for (const stop of this.atDeadline) stop();
+    return running;
+  }
+
+  /**
+   * Ends the process's serving: not ready at once, still serving for `delayMs`, then closing (`close`
+   * stops the listener and, once every connection is gone, the app), in-flight work finishing until
+   * shortly before `timeoutMs`, when what still runs is stopped and answered SHUTTING_DOWN.
+   */
+  async drain(timing: DrainTiming, close: () => Promise<void>, log: DrainLog): Promise<void> {
+    if (this.phase !== 'serving') return;
+    const started = Date.now();
+    this.phase = 'draining';
+    if (timing.delayMs > 0) {
+      log.info(`shutting down: /readyz answers 503; still serving for ${timing.delayMs} ms (SHUTDOWN_DELAY_MS)`);
+      await sleep(timing.delayMs);
+    }
+    this.phase = 'closing';
+    this.connections.goAway();
+    log.info(`closing: no new connections; ${this.connections.inFlight} requests in flight`);
+    // the last moments are kept for answering what is stopped and writing the logs
+    const margin = Math.min(1_000, Math.max(50, Math.floor(timing.timeoutMs / 10)));
+    const deadline = setTimeout(
+      () => {
+        const stopped = this.stopAll();
+        if (stopped > 0) log.warn(`drain deadline: ${stopped} requests still running were stopped and answered 503`);
+      },
+      Math.max(0, timing.timeoutMs - margin - (Date.now() - started)),
+    );
+    const closing = close();
+    await this.connections.answered();
+    // what is still open now is idle (a kept-alive connection between requests): closed, so the listener's close completes
+    this.connections.destroyAll();
+    await closing;
+    clearTimeout(deadline);
+    this.phase = 'closed';
+    log.info(`shut down in ${Date.now() - started} ms`);
+  }
+}

@@ -1,0 +1,162 @@
+import type http from 'node:http';
+import http2 from 'node:http2';
+import type { Server, Socket } from 'node:net';
+
+type Response = http.ServerResponse | http2.Http2ServerResponse;
+export type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: Response) => void;
+
+export interface ConnectionEvents {
+  /** a connection past MAX_CONNECTIONS was closed as it came */
+  refused(): void;
+  /** an HTTP/2 session reset too many of its own streams and was ended */
+  abusive(remote: string): void;
+}
+
+const QUIET: ConnectionEvents = { refused: () => undefined, abusive: () => undefined };
+
+export interface SessionLimits {
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+// A client that resets more than half of at least RESET_FLOOR streams within RESET_WINDOW_MS is
+// flooding (CVE-2023-44487 and its slower cousins): a real client cancels a few calls, not most.
+const RESET_WINDOW_MS = 10_000;
+const RESET_FLOOR = 100;
+// a session told to close (GOAWAY) that has not closed by then is destroyed
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * The client connections of one listener: counted (open now, refused), bounded (MAX_CONNECTIONS),
+ * and for HTTP/2 each session timed (its first stream within the head's time, then closed when it
+ * has had no open stream for the idle time) and watched for reset floods. On drain, HTTP/2 sessions
+ * get GOAWAY and HTTP/1.1 answers `Connection: close`; once the last request is answered, what is
+ * left open is closed.
+ */
+export class OpenConnections {
+  refused = 0;
+  private readonly sockets = new Set<Socket>();
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  // requests not answered yet
+  private readonly answering = new Set<Response>();
+  private idle: (() => void) | undefined;
+  private draining = false;
+
+  /** where refusals and floods are counted and logged (set by the app) */
+  events: ConnectionEvents = QUIET;
+
+  get open(): number {
+    return this.sockets.size;
+  }
+
+  /** Requests not answered yet. */
+  get inFlight(): number {
+    return this.answering.size;
+  }
+
+  /** Counts the server's connections and bounds them. */
+  watch(server: Server, opts: { maxConnections: number }): void {
+    server.maxConnections = opts.maxConnections;
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    server.on('drop', () => {
+      this.refused += 1;
+      this.events.refused();
+    });
+  }
+
+  /** The handler, counting each request until it is answered (or its client leaves); while draining, HTTP/1.1 answers close their connection. */
+  counting(next: Handler): Handler {
+    return (req, res) => {
+      if (this.draining && !('stream' in res)) res.setHeader('connection', 'close');
+      this.answering.add(res);
+      res.once('close', () => {
+        this.answering.delete(res);
+        if (this.answering.size === 0) this.idle?.();
+      });
+      next(req, res);
+    };
+  }
+
+  /** Times an HTTP/2 session and watches its resets. */
+  session(session: http2.ServerHttp2Session, opts: SessionLimits): void {
+    this.sessions.add(session);
+    session.once('close', () => this.sessions.delete(session));
+    if (this.draining) {
+      endSession(session);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => endSession(session), ms);
+      timer.unref();
+    };
+    // a session that never opens a stream (a preface and nothing more) is a silent connection
+    arm(opts.headersTimeoutMs);
+    session.once('close', () => clearTimeout(timer));
+    let open = 0;
+    let windowStart = Date.now();
+    let opened = 0;
+    let resets = 0;
+    session.on('stream', (stream: http2.ServerHttp2Stream) => {
+      open += 1;
+      clearTimeout(timer);
+      const now = Date.now();
+      if (now - windowStart > RESET_WINDOW_MS) {
+        windowStart = now;
+        opened = 0;
+        resets = 0;
+      }
+      opened += 1;
+      // reset by the client before it was answered
+      stream.once('aborted', () => {
+        resets += 1;
+        if (resets >= RESET_FLOOR && resets * 2 > opened && !session.destroyed) {
+          this.events.abusive(session.socket?.remoteAddress ?? 'unknown');
+          session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+          session.destroy();
+        }
+      });
+      stream.once('close', () => {
+        open -= 1;
+        if (open === 0 && !session.closed && !session.destroyed) arm(opts.idleTimeoutMs);
+      });
+    });
+  }
+
+  /**
+   * Drain: every HTTP/2 session gets GOAWAY (its open streams finish), and so does any new one; every
+   * HTTP/1.1 answer from now on, those under way included, closes its connection after it.
+   */
+  goAway(): void {
+    this.draining = true;
+    for (const session of this.sessions) session.close();
+    for (const res of this.answering) if (!('stream' in res) && !res.headersSent) res.setHeader('connection', 'close');
+  }
+
+  /** Resolves once no request is waiting for its answer. */
+  answered(): Promise<void> {
+    if (this.answering.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idle = () => {
+        this.idle = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** The end of a drain: what is still open (idle kept-alive connections, the rest at the deadline) is closed. */
+  destroyAll(): void {
+    for (const session of this.sessions) session.destroy();
+    for (const socket of this.sockets) socket.destroy();
+  }
+}
+
+function endSession(session: http2.ServerHttp2Session): void {
+  if (session.closed || session.destroyed) return;
+  session.close();
+  setTimeout(() => session.destroyed || session.destroy(), CLOSE_GRACE_MS).unref();
+}

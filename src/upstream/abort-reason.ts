@@ -1,0 +1,14 @@
+import { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
+
+/**
+ * Why a request's work was stopped, as the error it ends with: the reason the proxy gave (shutting
+ * down), the client's own deadline passing (gRPC), or else the client going away.
+ */
+export function abortReason(signal: AbortSignal): ApiError {
+  const reason = signal.reason as { name?: unknown; code?: unknown } | undefined;
+  if (reason instanceof ApiError) return reason;
+  // connect's reason when a call's grpc-timeout passes: a ConnectError with DeadlineExceeded (4)
+  if (reason?.name === 'ConnectError' && reason.code === 4) return apiError('CLIENT_DEADLINE_EXCEEDED');
+  return apiError('REQUEST_CANCELLED');
+}
