@@ -87,6 +87,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           idleTimeoutMs: settings.idleTimeoutMs,
           maxConnections: settings.maxConnections,
           maxConcurrentStreams: settings.http2MaxStreams,
+          bodyLimit: settings.bodyLimit,
           tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
         },
         lifecycle.connections,

@@ -8,8 +8,11 @@ import type { Handler, OpenConnections } from './open-connections.js';
 // the first bytes an HTTP/2 client with prior knowledge sends (RFC 9113 § 3.4)
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
-// an answer without trailers resets the rest of its request this long after it finished
+// an answer without trailers has the rest of its request dropped this long after it finished
 const UNREAD_GRACE_MS = 1_000;
+// how long a client still sending a refused request is read before its stream is reset (by then it
+// has long read the answer)
+const DRAIN_MS = 1_000;
 
 // the largest request head, as Node's HTTP/1.1 parser allows by default (16 KiB)
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -25,6 +28,8 @@ export interface DualServerOptions {
   maxConnections: number;
   /** concurrent streams per HTTP/2 session, advertised to the client */
   maxConcurrentStreams: number;
+  /** the largest request body (BODY_LIMIT): what is left of a refused one is read and dropped up to twice this */
+  bodyLimit: number;
   /** TLS_CERT_FILE and TLS_KEY_FILE: TLS with ALPN offering h2 and http/1.1 */
   tls?: { certFile: string; keyFile: string } | undefined;
 }
@@ -59,34 +64,46 @@ function replaying(socket: Socket, first: Buffer): Duplex {
 
 /**
  * Answering before the whole request arrived (a message over the limit, a refusal) leaves a client
- * that is still sending with a stream it cannot finish (its window full, the rest unread): once the
- * answer is out, the rest is refused with RST_STREAM(NO_ERROR), which tells the client to stop
- * without an error (RFC 9113 § 8.1). Node's compatibility layer sends trailers on every answer when
- * the stream asks for them (`wantTrailers`, after the last data): the reset follows them. An answer
- * that ended without trailers (headers only) gets the reset a moment after it finished.
+ * that is still sending with a stream it cannot finish: its window fills, the rest is never read.
+ * Once the answer is out (after the trailers Node's compatibility layer sends when the stream asks
+ * for them, or a moment after an answer without them), the rest of the request is read and dropped,
+ * so the client can finish and the stream ends; a client that sends more than `drainBytes`, or for
+ * longer than `drainMs`, is told to stop with RST_STREAM(NO_ERROR) (RFC 9113 § 8.1). (Resetting at
+ * once would be simpler, but some gRPC clients then lose the trailers they have not yet read.)
  */
-function endingUnreadStreams(handler: Handler): Handler {
+function endingUnreadStreams(handler: Handler, limits: { drainBytes: number; drainMs: number }): Handler {
   return (req, res) => {
     if ('stream' in res) {
       const stream = res.stream;
       const request = req as http2.Http2ServerRequest;
-      let ended = false;
-      const end = () => {
-        if (ended || request.complete || stream.destroyed) return;
-        ended = true;
-        stream.close(http2.constants.NGHTTP2_NO_ERROR);
-        // The unread rest is dropped (the request it was for is gone: without this the stream stays
-        // paused on it), so that once the reset is out its reading ends and the stream is freed.
-        // Destroying it before then would drop the trailers.
+      let draining = false;
+      const drain = () => {
+        if (draining || request.complete || stream.destroyed) return;
+        draining = true;
+        const stop = () => {
+          clearTimeout(timer);
+          if (stream.destroyed) return;
+          stream.close(http2.constants.NGHTTP2_NO_ERROR);
+          // once the reset is out the stream's reading ends, and it is freed (destroying it before
+          // then would drop what is still queued for the client)
+          stream.once('end', () => stream.destroy());
+        };
+        const timer = setTimeout(stop, limits.drainMs);
+        timer.unref();
+        let dropped = 0;
+        // the request the data was for is gone: the compatibility layer would keep the stream paused on it
         stream.removeAllListeners('data');
-        stream.on('data', () => undefined);
-        stream.once('end', () => stream.destroy());
+        stream.on('data', (chunk: Buffer) => {
+          dropped += chunk.length;
+          if (dropped > limits.drainBytes) stop();
+        });
+        stream.once('end', () => clearTimeout(timer));
         stream.resume();
       };
       // (listening after the compatibility layer, which sends the trailers first)
-      stream.once('wantTrailers', () => setImmediate(end));
+      stream.once('wantTrailers', () => setImmediate(drain));
       stream.once('finish', () => {
-        if (!request.complete) setTimeout(end, UNREAD_GRACE_MS).unref();
+        if (!request.complete) setTimeout(drain, UNREAD_GRACE_MS).unref();
       });
     }
     handler(req, res);
@@ -121,7 +138,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
         handshakeTimeout: opts.headersTimeoutMs,
         ...http2Settings(opts),
       },
-      endingUnreadStreams(handler),
+      endingUnreadStreams(handler, drainLimits(opts)),
     );
     Object.assign(secure, {
       headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
@@ -142,7 +159,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
     handler,
   );
   h1.keepAliveTimeout = opts.idleTimeoutMs;
-  const h2 = http2.createServer(http2Settings(opts), endingUnreadStreams(handler));
+  const h2 = http2.createServer(http2Settings(opts), endingUnreadStreams(handler, drainLimits(opts)));
   h2.on('session', (session) => connections.session(session, opts));
   const http1Listeners = h1.listeners('connection') as ((socket: Socket) => void)[];
   h1.removeAllListeners('connection');
@@ -175,6 +192,11 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
     });
   });
   return h1;
+}
+
+/** How much of a refused request is read and dropped before its stream is reset. */
+function drainLimits(opts: DualServerOptions): { drainBytes: number; drainMs: number } {
+  return { drainBytes: 2 * opts.bodyLimit + 64 * 1024, drainMs: Math.min(opts.requestTimeoutMs, DRAIN_MS) };
 }
 
 /** How often Node checks open HTTP/1.1 requests against their timeouts. */

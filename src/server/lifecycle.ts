@@ -52,7 +52,7 @@ export class Lifecycle {
   /** A request's life: aborted when its client goes before the answer (REQUEST_CANCELLED) or the drain stops everything. */
   requestSignal(res: Response): AbortSignal {
     // answered already (a shadow read after the answer): only the drain stops it
-    if (res.writableFinished) return this.stopping.signal;
+    if (res.writableEnded) return this.stopping.signal;
     const controller = new AbortController();
     if (this.stopping.signal.aborted) controller.abort(this.stopping.signal.reason);
     // the client left before this request got here: nothing is to start for it
@@ -63,7 +63,8 @@ export class Lifecycle {
     this.requests.add(controller);
     res.once('close', () => {
       this.requests.delete(controller);
-      if (!res.writableFinished) controller.abort(apiError('REQUEST_CANCELLED'));
+      // (not answered: Node's HTTP/2 compatibility layer says `finish` on a reset stream too)
+      if (!res.writableEnded) controller.abort(apiError('REQUEST_CANCELLED'));
     });
     return controller.signal;
   }
