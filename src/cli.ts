@@ -61,12 +61,13 @@ async function main(argv: string[]): Promise<void> {
   try {
     if (command === 'emulator') {
       const emu = await runEmulator(loaded.settings);
-      process.stdout.write(`${emulatorBanner(emu, loaded.settings.sim.devToken !== undefined).join('\n')}\n`);
+      // the signals are ours before anyone is told where to send them
       onSignals(() => emu.close(), loaded.settings.shutdownTimeoutMs);
+      process.stdout.write(`${emulatorBanner(emu, loaded.settings.sim.devToken !== undefined).join('\n')}\n`);
     } else {
       const proxy = await serve(loaded.settings);
-      process.stdout.write(`${startBanner(proxy).join('\n')}\n`);
       onSignals(() => proxy.drain(), loaded.settings.shutdownTimeoutMs);
+      process.stdout.write(`${startBanner(proxy).join('\n')}\n`);
     }
   } catch (err) {
     const e = err as Error & { code?: string };

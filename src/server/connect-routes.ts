@@ -25,6 +25,15 @@ export interface ConnectRoutesOptions {
 
 const COMPRESSIONS = [compressionGzip, compressionBrotli];
 
+/** The body as it is, calling `done` once it has all been read (the trailers are set then). */
+async function* statusAfter(body: AsyncIterable<Uint8Array>, done: () => void): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body;
+  } finally {
+    done();
+  }
+}
+
 /**
  * gRPC, gRPC-Web and Connect on the REST port: connect's router and node adapters, each procedure a
  * fastify route in a scope of its own (its catch-all body parser stays there). Written out rather
@@ -52,12 +61,16 @@ export async function registerConnectRoutes(app: FastifyInstance, opts: ConnectR
         const answer = await procedure({ ...request, body: checkedBody(request.body as AsyncIterable<Uint8Array>, request.header, check) });
         // headers set on the reply (x-request-id) go out with the answer connect writes
         for (const [key, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(key, value);
+        // the call's status is final once its body is out, before the answer ends (and is logged)
+        req.rpcStatus = answer.header?.get('grpc-status') ?? undefined;
+        const settled = () => {
+          req.rpcStatus = answer.trailer?.get('grpc-status') ?? req.rpcStatus;
+        };
         try {
-          await universalResponseToNodeResponse(answer, reply.raw);
+          await universalResponseToNodeResponse(answer.body ? { ...answer, body: statusAfter(answer.body, settled) } : answer, reply.raw);
         } catch {
           // the client left mid-answer: nobody to tell
         }
-        req.rpcStatus = answer.trailer?.get('grpc-status') ?? answer.header?.get('grpc-status') ?? undefined;
       });
     }
   });

@@ -159,6 +159,10 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
     handler,
   );
   h1.keepAliveTimeout = opts.idleTimeoutMs;
+  // Closing the listener would also close the kept-alive connections idle at that moment (Node does
+  // so in close()), racing their clients' next request: instead they stay, their next answer says
+  // Connection: close, and whatever is left idle is closed once the drain's work is done.
+  h1.closeIdleConnections = () => undefined;
   const h2 = http2.createServer(http2Settings(opts), endingUnreadStreams(handler, drainLimits(opts)));
   h2.on('session', (session) => connections.session(session, opts));
   const http1Listeners = h1.listeners('connection') as ((socket: Socket) => void)[];

@@ -35,5 +35,14 @@ export function backendDispatcher(origin: string, opts: BackendDispatcherOptions
   const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
   // compose() wraps in order: the last interceptor listed is the outermost
   const dispatcher = pool.compose(attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs), breaker.interceptor(), retryReads(opts.retry), stampRequestId());
-  return { dispatcher, close: () => pool.close(), destroy: (reason) => pool.destroy(reason) };
+  let destroyed: Promise<void> | undefined;
+  return {
+    dispatcher,
+    // a pool the drain's deadline destroyed is closed already
+    close: () => destroyed ?? pool.close(),
+    destroy: (reason) => {
+      destroyed ??= pool.destroy(reason);
+      return destroyed;
+    },
+  };
 }
