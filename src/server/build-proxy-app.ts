@@ -14,7 +14,7 @@ import { RouteTable } from '../mapping/route-table.js';
 import type { TimesStore } from '../meta/meta-store.js';
 import { RedisMetaStore } from '../stores/redis-meta-store.js';
 import { MemoryIdempotency } from '../stores/memory-idempotency.js';
-import { openRedis, redisAnswers } from '../stores/open-redis.js';
+import { openRedis, redisAnswers, redisConnected } from '../stores/open-redis.js';
 import { RedisIdempotency } from '../stores/redis-idempotency.js';
 import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { openMetaStore } from '../meta/open-meta-store.js';
@@ -188,6 +188,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         up: () => app.log.warn('Redis answers again'),
       })
     : undefined;
+  // a Redis that is up is connected before the first request; one that is not does not hold the start
+  if (redis) await redisConnected(redis, Math.max(1_000, settings.redisTimeoutMs));
   registerHealthRoutes(app, probe, lifecycle, redis ? () => redisAnswers(redis) : undefined);
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)

@@ -39,6 +39,20 @@ export function openRedis(url: string, timeoutMs: number, events: RedisEvents): 
   return redis;
 }
 
+/** Resolves once the connection is ready, or after `ms` (whatever its state then). */
+export function redisConnected(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
+}
+
 /** Whether Redis answers a PING now (within the command timeout): part of readiness. */
 export async function redisAnswers(redis: Redis): Promise<{ ok: true } | { ok: false; reason: string }> {
   if (redis.status !== 'ready') return { ok: false, reason: `not connected (${redis.status})` };

@@ -1,4 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A, DEV_TOKEN, twoTenantSeed } from '../support/fixtures.js';
@@ -9,7 +12,8 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 function run(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', ...env },
+    // (no drain delay: these processes are stopped by the tests, not by a load balancer)
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', SHUTDOWN_DELAY_MS: '0', ...env },
   });
   children.push(child);
   return child;
@@ -78,6 +82,32 @@ describe('cli', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe('v2proxy: invalid configuration: PORT: must be a port number (0-65535)\n');
+  });
+
+  it('several invalid settings stop start-up with one line naming them all', async () => {
+    const { code, stdout, stderr } = await finish(run([], { PORT: 'http', MAX_CONNECTIONS: '0', LOG_LEVEL: 'loud' }));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'v2proxy: invalid configuration: PORT: must be a port number (0-65535); MAX_CONNECTIONS: must be at least 1; LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent\n',
+    );
+  });
+
+  it('a missing or invalid ROLLOUT_FILE stops start-up with the reason, before the proxy listens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v2proxy-cli-rollout-'));
+    const missing = join(dir, 'missing.yaml');
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'routes:\n  - resource: grups\n    native: 150\n  - resource: advisories\n    operations: [list, create]\n');
+    const [none, invalid] = await Promise.all([finish(run([], { ROLLOUT_FILE: missing })), finish(run([], { ROLLOUT_FILE: bad }))]);
+    expect(none).toMatchObject({ code: 1, stdout: '', stderr: `v2proxy: ROLLOUT_FILE: cannot read ${missing}: ENOENT\n` });
+    expect(invalid).toMatchObject({ code: 1, stdout: '' });
+    expect(invalid.stderr).toBe(`v2proxy: ROLLOUT_FILE: ${bad}: routes[0].native: must be at most 100\n`);
+    writeFileSync(bad, 'routes:\n  - resource: grups\n  - resource: advisories\n    operations: [list, create]\n');
+    const unknown = await finish(run([], { ROLLOUT_FILE: bad }));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^v2proxy: ROLLOUT_FILE: .*routes\[0\]\.resource: unknown resource "grups"; known: accountAssociations, advisories, .*; routes\[1\]\.operations: advisories has no create; it has list, get\n$/,
+    );
   });
 
   it('a malformed seed file stops start-up with one line naming the record', async () => {
