@@ -38,6 +38,7 @@ import { reflectionRoutes } from './grpc-reflection.js';
 import { GRPC_SERVICES, REQUEST_ID, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
 import { registerConnectRoutes } from './connect-routes.js';
 import { Lifecycle } from './lifecycle.js';
+import { connectionBoundWarning } from './open-file-limit.js';
 import { registerJsonBody } from './json-body.js';
 import { bufferedLogStream } from './buffered-log-stream.js';
 import { loggerOptions } from './logger-options.js';
@@ -155,6 +156,11 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, limits);
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
+  // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
+  app.addHook('preClose', (done) => {
+    lifecycle.closing();
+    done();
+  });
   // the v1 passthrough is the one path no request signal reaches: at the drain's deadline its calls end
   lifecycle.onDeadline(() => void v1Backend.destroy(apiError('SHUTTING_DOWN')));
   // a callback hook: no promise per request
@@ -172,6 +178,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
 
   registerFormParser(app);
   registerStsRoutes(app, issuer, lifecycle, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
+  const descriptors = connectionBoundWarning(settings.maxConnections);
+  if (descriptors) app.log.warn(descriptors);
   if (!settings.pageTokenSecret) {
     app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
   }

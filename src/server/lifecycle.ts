@@ -85,9 +85,21 @@ export class Lifecycle {
   }
 
   /**
-   * Ends the process's serving: not ready at once, still serving for `delayMs`, then closing (`close`
-   * stops the listener and, once every connection is gone, the app), in-flight work finishing until
-   * shortly before `timeoutMs`, when what still runs is stopped and answered SHUTTING_DOWN.
+   * The listener is closing (`app.close()`, from a drain or directly): HTTP/2 sessions get GOAWAY,
+   * HTTP/1.1 answers close their connection, and once no request waits for its answer, what is left
+   * open (idle kept-alive connections) is closed, so the listener's close completes.
+   */
+  closing(): void {
+    if (this.phase === 'closing' || this.phase === 'closed') return;
+    this.phase = 'closing';
+    this.connections.goAway();
+    void this.connections.answered().then(() => this.connections.destroyAll());
+  }
+
+  /**
+   * Ends the process's serving: not ready at once, still serving for `delayMs`, then `close` (the
+   * app's close, which calls `closing`), in-flight work finishing until shortly before `timeoutMs`,
+   * when what still runs is stopped and answered SHUTTING_DOWN.
    */
   async drain(timing: DrainTiming, close: () => Promise<void>, log: DrainLog): Promise<void> {
     if (this.phase !== 'serving') return;
@@ -97,8 +109,6 @@ export class Lifecycle {
       log.info(`shutting down: /readyz answers 503; still serving for ${timing.delayMs} ms (SHUTDOWN_DELAY_MS)`);
       await sleep(timing.delayMs);
     }
-    this.phase = 'closing';
-    this.connections.goAway();
     log.info(`closing: no new connections; ${this.connections.inFlight} requests in flight`);
     // the last moments are kept for answering what is stopped and writing the logs
     const margin = Math.min(1_000, Math.max(50, Math.floor(timing.timeoutMs / 10)));
@@ -109,11 +119,7 @@ export class Lifecycle {
       },
       Math.max(0, timing.timeoutMs - margin - (Date.now() - started)),
     );
-    const closing = close();
-    await this.connections.answered();
-    // what is still open now is idle (a kept-alive connection between requests): closed, so the listener's close completes
-    this.connections.destroyAll();
-    await closing;
+    await close();
     clearTimeout(deadline);
     this.phase = 'closed';
     log.info(`shut down in ${Date.now() - started} ms`);

@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectionBoundWarning, openFileLimitOf } from '../../src/server/open-file-limit.js';
 import { A, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 
@@ -169,5 +171,55 @@ describe('MAX_CONNECTIONS', () => {
     const text = await metrics.text();
     expect(text).toMatch(/^v2proxy_connections_refused_total 1$/m);
     expect(text).toMatch(/^v2proxy_connections_open \d+$/m);
+  });
+});
+
+describe('over TLS too', () => {
+  const TLS = join(import.meta.dirname, '../support/tls');
+  let env: ProxyOnEmulator;
+  beforeAll(async () => {
+    env = await startProxyOnEmulator({
+      TLS_CERT_FILE: join(TLS, 'test-cert.pem'),
+      TLS_KEY_FILE: join(TLS, 'test-key.pem'),
+      HEADERS_TIMEOUT_MS: '400',
+      IDLE_TIMEOUT_MS: '600',
+    });
+  });
+  afterAll(() => env?.close());
+
+  it('a connection that never starts its handshake is closed at HEADERS_TIMEOUT_MS; an idle h2 session after IDLE_TIMEOUT_MS', async () => {
+    const port = Number(new URL(env.proxy.url).port);
+    const silent = await open(port);
+    const started = Date.now();
+    expect(await closedByServer(silent, 3_000)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+
+    const session = http2.connect(env.proxy.url, { ca: readFileSync(join(TLS, 'test-cert.pem')) });
+    session.on('error', () => undefined);
+    const stream = session.request({ ':path': '/healthz' });
+    stream.resume();
+    await new Promise((resolve) => stream.once('close', resolve));
+    const idleFrom = Date.now();
+    await new Promise((resolve) => session.once('close', resolve));
+    expect(Date.now() - idleFrom).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('MAX_CONNECTIONS against the open-file limit', () => {
+  const limits = (soft: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                 1048576              files\n`;
+  it('warns when the bound leaves too few descriptors for the backends, and not otherwise', () => {
+    expect(openFileLimitOf(limits('1024'))).toBe(1024);
+    expect(openFileLimitOf(limits('unlimited'))).toBeUndefined();
+    expect(connectionBoundWarning(10_000, () => limits('1024'))).toMatch(
+      /^MAX_CONNECTIONS 10000 leaves too few of this process's 1024 file descriptors .* below 512 /,
+    );
+    expect(connectionBoundWarning(10_000, () => limits('65536'))).toBeUndefined();
+    expect(connectionBoundWarning(10_000, () => limits('unlimited'))).toBeUndefined();
+    expect(
+      connectionBoundWarning(10_000, () => {
+        throw new Error('no /proc here');
+      }),
+    ).toBeUndefined();
   });
 });
