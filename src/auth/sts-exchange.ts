@@ -3,6 +3,7 @@ import { isObject } from '../json/json-path.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 export interface ExchangeSettings {
   publicUrl: string;
@@ -32,7 +33,7 @@ export async function exchangeToken(
     params: QueryValues;
     authorization: string | undefined;
     requestId: string;
-    signal?: AbortSignal | undefined;
+    signal?: LifeSignal | undefined;
     trace?: TraceContext | undefined;
   },
   settings: ExchangeSettings,

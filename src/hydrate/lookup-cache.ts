@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Json } from '../json/json-path.js';
 import { SharedCall } from '../upstream/shared-call.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /** A looked-up record, or `null` when the caller cannot see it (cached too: it is an answer). */
 type Found = Json | null;
@@ -27,8 +28,8 @@ export class LookupCache {
   async getMany(
     prefix: string,
     uids: readonly string[],
-    fetch: (missing: string[], signal: AbortSignal) => Promise<ReadonlyMap<string, Json>>,
-    signal?: AbortSignal,
+    fetch: (missing: string[], signal: LifeSignal) => Promise<ReadonlyMap<string, Json>>,
+    signal?: LifeSignal,
   ): Promise<Map<string, Found>> {
     const result = new Map<string, Found>();
     const waits: Promise<void>[] = [];

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { SharedCall } from '../upstream/shared-call.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /**
  * A list's collection, fetched, translated, filtered and sorted once, and rendered once: the JSON
@@ -78,7 +79,7 @@ export class SnapshotCache {
         : undefined;
   }
 
-  async get(key: string, load: (signal: AbortSignal) => Promise<Snapshot>, signal?: AbortSignal): Promise<Snapshot> {
+  async get(key: string, load: (signal: LifeSignal) => Promise<Snapshot>, signal?: LifeSignal): Promise<Snapshot> {
     return (await this.lookup(key, load, signal)).snapshot;
   }
 
@@ -86,7 +87,7 @@ export class SnapshotCache {
    * The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one.
    * Identical concurrent requests share one load; it stops once all of them have gone (`signal`).
    */
-  async lookup(key: string, load: (signal: AbortSignal) => Promise<Snapshot>, signal?: AbortSignal): Promise<{ snapshot: Snapshot; fresh: boolean }> {
+  async lookup(key: string, load: (signal: LifeSignal) => Promise<Snapshot>, signal?: LifeSignal): Promise<{ snapshot: Snapshot; fresh: boolean }> {
     const cached = this.lru?.get(key);
     if (cached) return { snapshot: cached, fresh: false };
     const pending = this.inFlight.get(key);
@@ -104,7 +105,7 @@ export class SnapshotCache {
     this.lru?.delete(key);
   }
 
-  private load(key: string, load: (signal: AbortSignal) => Promise<Snapshot>): SharedCall<Snapshot> {
+  private load(key: string, load: (signal: LifeSignal) => Promise<Snapshot>): SharedCall<Snapshot> {
     const loading: SharedCall<Snapshot> = new SharedCall((signal) =>
       load(signal).then(
         (snapshot) => {

@@ -6,11 +6,12 @@ import { listV1 } from './v1-records.js';
 import { fillHydrated, hydrationUids } from '../hydrate/fill-hydrated.js';
 import type { Json } from '../json/json-path.js';
 import { toV2 } from '../translate/v1-to-v2.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 type Hydration = CompiledResource['mapping']['hydrate'][number];
 
 /** One v1 list call for all the uids: what the caller may see of them, by uid, in the v2 shape. */
-async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydration, uids: string[], signal: AbortSignal): Promise<Map<string, Json>> {
+async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydration, uids: string[], signal: LifeSignal): Promise<Map<string, Json>> {
   const wanted = new Set(uids);
   let records: Json[];
   try {

@@ -16,6 +16,7 @@ import { type Snapshot, itemCount, itemText, snapshotOf } from '../list/snapshot
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
 import type { MetaTimes } from '../meta/meta-store.js';
 import { JsonText } from '../json/json-text.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /** The v1 collection for a plan, with the root-level records every group shares when the plan asks for them. */
 async function fetchWithRoot(ctx: OperationContext, plan: FilterPlan): Promise<V1Collection> {
@@ -83,7 +84,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   // the same query and order, that snapshot's content is this caller's too: v1 has shown this caller
   // exactly those records, and nothing in a snapshot depends on who asked.
   // (identical concurrent requests share one load: it runs on their shared signal)
-  const load = async (signal: AbortSignal): Promise<Snapshot> => {
+  const load = async (signal: LifeSignal): Promise<Snapshot> => {
     const fetched = await fetchWithRoot(withSignal(ctx, signal), plan);
     const source = `${mapping.resource}|${plan.signature}|${order.canonical}|${fetched.digest}`;
     const same = ctx.lists.cache.sameSource(source);

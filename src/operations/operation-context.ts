@@ -8,13 +8,14 @@ import type { IdempotencyStore } from '../stores/idempotency-store.js';
 import type { WriteLock } from '../update/write-lock.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { V1Client } from '../upstream/v1-client.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /** Who asked, and the request's life: what every upstream call of one request carries. */
 export interface RequestOrigin {
   authorization: string | undefined;
   requestId: string;
   /** aborted when the client goes away or the drain's time is up: no upstream call starts after */
-  signal: AbortSignal | undefined;
+  signal: LifeSignal | undefined;
   /** the client's W3C trace headers, forwarded on every upstream call */
   trace: TraceContext | undefined;
 }
@@ -58,7 +59,7 @@ class Context implements OperationContext {
   readonly warn: (message: string, err?: unknown) => void;
   readonly authorization: string | undefined;
   readonly requestId: string;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: LifeSignal | undefined;
   readonly trace: TraceContext | undefined;
   private fingerprint: string | undefined;
 
@@ -102,7 +103,7 @@ export function forResource(ctx: OperationContext, resource: CompiledResource): 
  * The same call's context for work other requests may share (a list load, a batched lookup): it
  * runs on that work's own signal (see SharedCall), not on this request's.
  */
-export function withSignal(ctx: OperationContext, signal: AbortSignal): OperationContext {
+export function withSignal(ctx: OperationContext, signal: LifeSignal): OperationContext {
   return new Context(ctx, ctx.resource, ctx.v1, { authorization: ctx.authorization, requestId: ctx.requestId, signal, trace: ctx.trace });
 }
 

@@ -161,8 +161,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     lifecycle.closing();
     done();
   });
-  // the v1 passthrough is the one path no request signal reaches: at the drain's deadline its calls end
-  lifecycle.onDeadline(() => void v1Backend.destroy(apiError('SHUTTING_DOWN')));
+  // at the drain's deadline the calls still under way end (the v1 passthrough's too), and their requests answer SHUTTING_DOWN
+  lifecycle.onDeadline(() => {
+    for (const pool of new Set([v1Backend, issuerBackend, nativeBackend])) void pool?.destroy(apiError('SHUTTING_DOWN'));
+  });
   // a callback hook: no promise per request
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);

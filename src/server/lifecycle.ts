@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type http from 'node:http';
 import type http2 from 'node:http2';
 import { apiError } from '../errors/error-registry.js';
+import { type LifeSignal, RequestLife } from '../upstream/request-life.js';
 import { OpenConnections } from './open-connections.js';
 
 export type Phase = 'serving' | 'draining' | 'closing' | 'closed';
@@ -36,7 +37,7 @@ export class Lifecycle {
   phase: Phase = 'serving';
   readonly connections = new OpenConnections();
   private readonly stopping = new AbortController();
-  private readonly requests = new Set<AbortController>();
+  private readonly requests = new Set<RequestLife>();
   private readonly atDeadline: (() => void)[] = [];
 
   constructor() {
@@ -50,26 +51,29 @@ export class Lifecycle {
   }
 
   /** A request's life: aborted when its client goes before the answer (REQUEST_CANCELLED) or the drain stops everything. */
-  requestSignal(res: Response): AbortSignal {
+  requestSignal(res: Response): LifeSignal {
     // answered already (a shadow read after the answer): only the drain stops it
     if (res.writableEnded) return this.stopping.signal;
-    const controller = new AbortController();
-    if (this.stopping.signal.aborted) controller.abort(this.stopping.signal.reason);
+    const life = new RequestLife();
+    if (this.stopping.signal.aborted) life.abort(this.stopping.signal.reason);
     // the client left before this request got here: nothing is to start for it
     if (closed(res)) {
-      controller.abort(apiError('REQUEST_CANCELLED'));
-      return controller.signal;
+      life.abort(apiError('REQUEST_CANCELLED'));
+      return life;
     }
-    this.requests.add(controller);
+    this.requests.add(life);
     res.once('close', () => {
-      this.requests.delete(controller);
+      this.requests.delete(life);
       // (not answered: Node's HTTP/2 compatibility layer says `finish` on a reset stream too)
-      if (!res.writableEnded) controller.abort(apiError('REQUEST_CANCELLED'));
+      if (!res.writableEnded) life.abort(apiError('REQUEST_CANCELLED'));
     });
-    return controller.signal;
+    return life;
   }
 
-  /** Work that stops when the drain's time is up (what no request signal reaches: the v1 passthrough's pool). */
+  /**
+   * Work that stops when the drain's time is up: the backends' pools, so calls under way end at once
+   * (a request's life is checked before each call, not handed to every call).
+   */
   onDeadline(stop: () => void): void {
     this.atDeadline.push(stop);
   }
@@ -79,7 +83,7 @@ export class Lifecycle {
     const reason = apiError('SHUTTING_DOWN');
     const running = this.connections.inFlight;
     this.stopping.abort(reason);
-    for (const controller of this.requests) controller.abort(reason);
+    for (const life of this.requests) life.abort(reason);
     for (const stop of this.atDeadline) stop();
     return running;
   }

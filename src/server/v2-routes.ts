@@ -27,6 +27,7 @@ import type { V1Client } from '../upstream/v1-client.js';
 import type { Lifecycle } from './lifecycle.js';
 import { noRoute } from './no-route.js';
 import { requireUid } from './require-uid.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /** What served a v2 request, for the metrics and the `x-v2proxy-backend` header. */
 export interface V2Served {
@@ -93,7 +94,7 @@ function pageTokenOf(query: unknown): string | undefined {
 }
 
 /** Who asks, with the request's life and trace headers: what its upstream calls carry. */
-function originOf(req: FastifyRequest, signal: AbortSignal): RequestOrigin {
+function originOf(req: FastifyRequest, signal: LifeSignal): RequestOrigin {
   return { authorization: req.headers.authorization, requestId: req.id, signal, trace: traceContextOf((name) => req.headers[name]) };
 }
 

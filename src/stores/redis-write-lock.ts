@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { abortReason } from '../upstream/abort-reason.js';
 import type { WriteLock } from '../update/write-lock.js';
 import { onRedis } from './state-store-error.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 // release and fence only if the lock still holds our token (compare-and-delete / compare-and-extend)
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
@@ -35,7 +36,7 @@ export class RedisWriteLock implements WriteLock {
     this.prefix = opts.prefix ?? 'v2proxy:lock:';
   }
 
-  async run<T>(key: string, work: (fence: () => Promise<void>) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(key: string, work: (fence: () => Promise<void>) => Promise<T>, signal?: LifeSignal): Promise<T> {
     const name = this.prefix + key;
     const token = randomBytes(16).toString('base64url');
     const until = Date.now() + this.opts.waitMs;

@@ -102,13 +102,10 @@ export class CircuitBreaker {
       const admitted = this.admit();
       if (admitted === 'refuse') throw new CircuitOpenError();
       const trial = admitted === 'trial';
-      const signal = (opts as { signal?: AbortSignal }).signal;
       return dispatch(
         opts,
         new OutcomeHandler(handler, (outcome) => {
           if ('status' in outcome) this.record(DOWN_STATUSES.has(outcome.status), trial);
-          // stopped by its caller (the client left, the drain's time is up): nothing learned of the backend
-          else if (signal?.aborted) this.record(undefined, trial);
           else this.record(NEUTRAL_CODES.has((outcome.error as { code?: string }).code ?? '') ? undefined : true, trial);
         }),
       );

@@ -3,6 +3,7 @@ import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
+import type { LifeSignal } from './request-life.js';
 
 export interface NativeRequest {
   method: string;
@@ -13,7 +14,7 @@ export interface NativeRequest {
   contentType: string | undefined;
   body: string | undefined;
   /** the request's life (see V1Request) */
-  signal?: AbortSignal | undefined;
+  signal?: LifeSignal | undefined;
   trace?: TraceContext | undefined;
 }
 
@@ -49,7 +50,6 @@ export class NativeV2Client {
         path: `${this.basePath}${req.url}`,
         headers,
         body: req.body ?? null,
-        signal,
         ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       const body = Buffer.from(await res.body.arrayBuffer());

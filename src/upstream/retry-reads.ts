@@ -45,7 +45,6 @@ export function retryReads(opts: RetryOptions): Dispatcher.DispatcherComposeInte
     retry(err, { state, opts: dispatchOpts }, cb) {
       const e = err as Error & { code?: string; statusCode?: number };
       const retryable =
-        !(dispatchOpts as { signal?: AbortSignal }).signal?.aborted &&
         READS.includes(dispatchOpts.method) &&
         state.counter <= (dispatchOpts.retryOptions?.maxRetries ?? opts.maxRetries) &&
         (e.statusCode !== undefined ? STATUSES.includes(e.statusCode) : CONNECTION_FAILURES.includes(e.code ?? ''));

@@ -1,4 +1,5 @@
 import { abortReason } from './abort-reason.js';
+import { type LifeSignal, RequestLife } from './request-life.js';
 
 /**
  * Upstream work several requests wait for (identical concurrent list loads, batched lookups). It
@@ -8,23 +9,23 @@ import { abortReason } from './abort-reason.js';
  */
 export class SharedCall<T> {
   readonly result: Promise<T>;
-  private readonly controller = new AbortController();
+  private readonly life = new RequestLife();
   private waiting = 0;
   private staying = false;
 
-  constructor(work: (signal: AbortSignal) => Promise<T>) {
-    this.result = work(this.controller.signal);
+  constructor(work: (signal: LifeSignal) => Promise<T>) {
+    this.result = work(this.life);
     // a result nobody waits for any more (all left) is not an unhandled rejection
     this.result.catch(() => undefined);
   }
 
   /** Whether every waiter left and the work was stopped: a new request starts afresh rather than join it. */
   get abandoned(): boolean {
-    return this.controller.signal.aborted;
+    return this.life.aborted;
   }
 
   /** One more request waits for the result, until its own signal aborts. */
-  wait(signal: AbortSignal | undefined): Promise<T> {
+  wait(signal: LifeSignal | undefined): Promise<T> {
     if (signal === undefined) {
       this.staying = true;
       return this.result;
@@ -34,10 +35,10 @@ export class SharedCall<T> {
       const leave = () => {
         reject(abortReason(signal));
         this.waiting -= 1;
-        if (this.waiting === 0 && !this.staying) this.controller.abort(signal.reason);
+        if (this.waiting === 0 && !this.staying) this.life.abort(signal.reason);
       };
       if (signal.aborted) return leave();
-      signal.addEventListener('abort', leave, { once: true });
+      signal.addEventListener('abort', leave);
       this.result.then(
         (value) => {
           signal.removeEventListener('abort', leave);

@@ -7,6 +7,7 @@ import { callDeadline } from './retry-reads.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import type { V1Origin } from './v1-origin.js';
+import type { LifeSignal } from './request-life.js';
 
 export type QueryValues = Record<string, string | readonly string[] | undefined>;
 
@@ -22,8 +23,8 @@ export interface V1Request {
   requestId?: string;
   /** how deep the answer may nest (default: the client's limit); a PATCH reads deeper records to repair them */
   maxDepth?: number;
-  /** the request's life: once aborted (the client left, the drain's time is up) no call starts and a running one stops */
-  signal?: AbortSignal | undefined;
+  /** the request's life: once aborted (the client left, the drain's time is up) no call starts */
+  signal?: LifeSignal | undefined;
   /** the client's trace headers, forwarded */
   trace?: TraceContext | undefined;
 }
@@ -89,7 +90,6 @@ export class V1Client {
         path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
         headers,
         body: body ?? null,
-        signal,
         ...callDeadline(this.opts.timeoutMs),
       } as Dispatcher.RequestOptions);
       status = res.statusCode;
