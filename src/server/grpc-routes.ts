@@ -82,7 +82,11 @@ export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResour
       authorization,
       requestId,
       signal: hc.signal,
-      trace: traceContextOf((name) => hc.requestHeader.get(name)),
+      trace: traceContextOf({
+        traceparent: hc.requestHeader.get('traceparent'),
+        tracestate: hc.requestHeader.get('tracestate'),
+        baggage: hc.requestHeader.get('baggage'),
+      }),
     });
     const restPath = restPathOf(resource);
     let code = 'OK';

@@ -9,6 +9,12 @@ export type Phase = 'serving' | 'draining' | 'closing' | 'closed';
 
 type Response = http.ServerResponse | http2.Http2ServerResponse;
 
+function cancelled(): RequestLife {
+  const life = new RequestLife();
+  life.abort(apiError('REQUEST_CANCELLED'));
+  return life;
+}
+
 const closed = (res: Response): boolean => ('stream' in res ? res.stream.destroyed || res.stream.closed : res.destroyed);
 
 export interface DrainTiming {
@@ -37,7 +43,6 @@ export class Lifecycle {
   phase: Phase = 'serving';
   readonly connections = new OpenConnections();
   private readonly stopping = new AbortController();
-  private readonly requests = new Set<RequestLife>();
   private readonly atDeadline: (() => void)[] = [];
 
   constructor() {
@@ -54,20 +59,11 @@ export class Lifecycle {
   requestSignal(res: Response): LifeSignal {
     // answered already (a shadow read after the answer): only the drain stops it
     if (res.writableEnded) return this.stopping.signal;
-    const life = new RequestLife();
-    if (this.stopping.signal.aborted) life.abort(this.stopping.signal.reason);
-    // the client left before this request got here: nothing is to start for it
-    if (closed(res)) {
-      life.abort(apiError('REQUEST_CANCELLED'));
-      return life;
-    }
-    this.requests.add(life);
-    res.once('close', () => {
-      this.requests.delete(life);
-      // (not answered: Node's HTTP/2 compatibility layer says `finish` on a reset stream too)
-      if (!res.writableEnded) life.abort(apiError('REQUEST_CANCELLED'));
-    });
-    return life;
+    const life = this.connections.lifeOf(res);
+    if (life) return life;
+    // the client left before this request got here: nothing is to start for it (an injected
+    // request, which no listener counts, has only the drain)
+    return closed(res) ? cancelled() : this.stopping.signal;
   }
 
   /**
@@ -81,9 +77,8 @@ export class Lifecycle {
   /** The drain's time is up: every request still running stops its upstream work and answers SHUTTING_DOWN. */
   stopAll(): number {
     const reason = apiError('SHUTTING_DOWN');
-    const running = this.connections.inFlight;
     this.stopping.abort(reason);
-    for (const life of this.requests) life.abort(reason);
+    const running = this.connections.stopAll(reason);
     for (const stop of this.atDeadline) stop();
     return running;
   }

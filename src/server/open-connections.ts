@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import http2 from 'node:http2';
 import type { Server, Socket } from 'node:net';
+import { apiError } from '../errors/error-registry.js';
+import { RequestLife } from '../upstream/request-life.js';
 
 type Response = http.ServerResponse | http2.Http2ServerResponse;
 export type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: Response) => void;
@@ -37,8 +39,8 @@ export class OpenConnections {
   refused = 0;
   private readonly sockets = new Set<Socket>();
   private readonly sessions = new Set<http2.ServerHttp2Session>();
-  // requests not answered yet
-  private readonly answering = new Set<Response>();
+  // requests not answered yet, each with its life once something asked for it
+  private readonly answering = new Map<Response, RequestLife | null>();
   private idle: (() => void) | undefined;
   private draining = false;
 
@@ -71,13 +73,42 @@ export class OpenConnections {
   counting(next: Handler): Handler {
     return (req, res) => {
       if (this.draining && !('stream' in res)) res.setHeader('connection', 'close');
-      this.answering.add(res);
-      res.once('close', () => {
-        this.answering.delete(res);
-        if (this.answering.size === 0) this.idle?.();
-      });
+      this.answering.set(res, null);
+      res.once('close', () => this.settle(res));
       next(req, res);
     };
+  }
+
+  private settle(res: Response): void {
+    const life = this.answering.get(res);
+    this.answering.delete(res);
+    // closed before it was answered: its client left (Node's HTTP/2 compatibility layer says
+    // `finish` on a reset stream too, so the test is whether the answer was ended)
+    if (life && !res.writableEnded) life.abort(apiError('REQUEST_CANCELLED'));
+    if (this.answering.size === 0) this.idle?.();
+  }
+
+  /** The life of a request being answered, made when first asked for; undefined for a request this listener did not see (gone already, or injected). */
+  lifeOf(res: Response): RequestLife | undefined {
+    const known = this.answering.get(res);
+    if (known !== null) return known;
+    const life = new RequestLife();
+    this.answering.set(res, life);
+    return life;
+  }
+
+  /** The drain's time is up: every request still being answered stops its work with `reason`; how many there were. */
+  stopAll(reason: unknown): number {
+    for (const [res, life] of this.answering) {
+      if (life) life.abort(reason);
+      else {
+        // asked for later, it is born stopped
+        const stopped = new RequestLife();
+        stopped.abort(reason);
+        this.answering.set(res, stopped);
+      }
+    }
+    return this.answering.size;
   }
 
   /** Times an HTTP/2 session and watches its resets. */
@@ -134,7 +165,7 @@ export class OpenConnections {
   goAway(): void {
     this.draining = true;
     for (const session of this.sessions) session.close();
-    for (const res of this.answering) if (!('stream' in res) && !res.headersSent) res.setHeader('connection', 'close');
+    for (const res of this.answering.keys()) if (!('stream' in res) && !res.headersSent) res.setHeader('connection', 'close');
   }
 
   /** Resolves once no request is waiting for its answer. */

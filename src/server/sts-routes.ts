@@ -32,7 +32,7 @@ export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, lifecy
           authorization: req.headers.authorization,
           requestId: req.id,
           signal: lifecycle.requestSignal(reply.raw),
-          trace: traceContextOf((name) => req.headers[name]),
+          trace: traceContextOf(req.headers),
         },
         settings(),
       );

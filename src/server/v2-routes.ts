@@ -95,7 +95,7 @@ function pageTokenOf(query: unknown): string | undefined {
 
 /** Who asks, with the request's life and trace headers: what its upstream calls carry. */
 function originOf(req: FastifyRequest, signal: LifeSignal): RequestOrigin {
-  return { authorization: req.headers.authorization, requestId: req.id, signal, trace: traceContextOf((name) => req.headers[name]) };
+  return { authorization: req.headers.authorization, requestId: req.id, signal, trace: traceContextOf(req.headers) };
 }
 
 async function serveNative(

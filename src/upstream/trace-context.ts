@@ -27,11 +27,11 @@ function listValue(value: HeaderValue): string | undefined {
   return joined !== undefined && joined !== '' && joined.length <= MAX_BYTES ? joined : undefined;
 }
 
-/** The trace headers of a request (`get` reads one header by its lower-case name), or undefined when it has none. */
-export function traceContextOf(get: (name: string) => HeaderValue): TraceContext | undefined {
-  const traceparent = validTraceparent(get('traceparent'));
-  const tracestate = traceparent === undefined ? undefined : listValue(get('tracestate'));
-  const baggage = listValue(get('baggage'));
+/** The trace headers of a request (by lower-case name, as Node gives them), or undefined when it has none. */
+export function traceContextOf(headers: { readonly [name: string]: HeaderValue }): TraceContext | undefined {
+  const traceparent = validTraceparent(headers.traceparent);
+  const tracestate = traceparent === undefined ? undefined : listValue(headers.tracestate);
+  const baggage = listValue(headers.baggage);
   if (traceparent === undefined && baggage === undefined) return undefined;
   return {
     ...(traceparent !== undefined ? { traceparent } : {}),

@@ -117,10 +117,9 @@ describe('W3C trace context reaches every upstream call a request causes, and is
 
 describe('trace headers, read', () => {
   it('keeps a valid traceparent with its tracestate, joins repeated list headers, and drops what is invalid or oversized', () => {
-    const get = (headers: Record<string, string | string[]>) => (name: string) => headers[name];
-    expect(traceContextOf(get({}))).toBeUndefined();
-    expect(traceContextOf(get(TRACE))).toEqual(TRACE);
-    expect(traceContextOf(get({ ...TRACE, tracestate: ['a=1', 'b=2'] }))).toEqual({ ...TRACE, tracestate: 'a=1,b=2' });
+    expect(traceContextOf({})).toBeUndefined();
+    expect(traceContextOf(TRACE)).toEqual(TRACE);
+    expect(traceContextOf({ ...TRACE, tracestate: ['a=1', 'b=2'] })).toEqual({ ...TRACE, tracestate: 'a=1,b=2' });
     for (const bad of [
       'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
       '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
@@ -128,10 +127,10 @@ describe('trace headers, read', () => {
       '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
       'garbage',
     ]) {
-      expect(traceContextOf(get({ traceparent: bad, tracestate: 'a=b' })), bad).toBeUndefined();
+      expect(traceContextOf({ traceparent: bad, tracestate: 'a=b' }), bad).toBeUndefined();
     }
     // a later version may carry more fields
-    expect(traceContextOf(get({ traceparent: '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-more' }))?.traceparent).toBeDefined();
-    expect(traceContextOf(get({ baggage: 'x'.repeat(9000) }))).toBeUndefined();
+    expect(traceContextOf({ traceparent: '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-more' })?.traceparent).toBeDefined();
+    expect(traceContextOf({ baggage: 'x'.repeat(9000) })).toBeUndefined();
   });
 });
