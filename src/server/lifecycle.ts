@@ -60,7 +60,11 @@ export class Lifecycle {
     // answered already (a shadow read after the answer): only the drain stops it
     if (res.writableEnded) return this.stopping.signal;
     const life = this.connections.lifeOf(res);
-    if (life) return life;
+    if (life) {
+      // one that arrives after the drain's deadline is stopped already
+      if (this.stopping.signal.aborted) life.abort(this.stopping.signal.reason);
+      return life;
+    }
     // the client left before this request got here: nothing is to start for it (an injected
     // request, which no listener counts, has only the drain)
     return closed(res) ? cancelled() : this.stopping.signal;

@@ -29,14 +29,13 @@ const RESET_FLOOR = 100;
 const CLOSE_GRACE_MS = 1_000;
 
 /**
- * The client connections of one listener: counted (open now, refused), bounded (MAX_CONNECTIONS),
+ * The client connections of one listener: counted, bounded (MAX_CONNECTIONS, refusals reported),
  * and for HTTP/2 each session timed (its first stream within the head's time, then closed when it
  * has had no open stream for the idle time) and watched for reset floods. On drain, HTTP/2 sessions
  * get GOAWAY and HTTP/1.1 answers `Connection: close`; once the last request is answered, what is
  * left open is closed.
  */
 export class OpenConnections {
-  refused = 0;
   private readonly sockets = new Set<Socket>();
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   // requests not answered yet, each with its life once something asked for it
@@ -63,10 +62,7 @@ export class OpenConnections {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
-    server.on('drop', () => {
-      this.refused += 1;
-      this.events.refused();
-    });
+    server.on('drop', () => this.events.refused());
   }
 
   /** The handler, counting each request until it is answered (or its client leaves); while draining, HTTP/1.1 answers close their connection. */
