@@ -37,7 +37,7 @@ async function* statusAfter(body: AsyncIterable<Uint8Array>, done: () => void): 
 /**
  * gRPC, gRPC-Web and Connect on the REST port: connect's router and node adapters, each procedure a
  * fastify route in a scope of its own (its catch-all body parser stays there). Written out rather
- * than taken from connect-fastify for what that plugin leaves out: each request message checked
+ * than taken from @connectrpc/connect-fastify for what that plugin leaves out: each request message checked
  * before connect reads it (size at once, protobuf validity as INVALID_ARGUMENT), the drain's signal,
  * and the call's status on its log line.
  */
