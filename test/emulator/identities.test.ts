@@ -5,9 +5,11 @@ import { type EmulatorHarness, startHarness, v1Error } from '../support/emulator
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 describe('emulator: /iam/v1/identities', () => {
+  // the emulator's clock, moved by the tests (no sleeps to separate timestamps)
+  let clock = Date.parse('2026-06-01T00:00:00Z');
   let h: EmulatorHarness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ now: () => clock });
   });
   afterAll(() => h.close());
 
@@ -59,7 +61,7 @@ describe('emulator: /iam/v1/identities', () => {
 
   it('PUT replaces the record: description resets, createdAt stays, updatedAt moves', async () => {
     const created = await h.dev('POST', `/iam/v1/identities/${A}`, { body: { name: 'to-replace', description: 'd', servicePrincipal: 'COSIGNED' } });
-    await new Promise((r) => setTimeout(r, 5));
+    clock += 1_000;
     const put = await h.dev('PUT', `/iam/v1/identities/${created.body.id}`, {
       body: { name: 'replaced', static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' } },
     });
@@ -72,7 +74,7 @@ describe('emulator: /iam/v1/identities', () => {
       static: { issuer: 'https://s', subject: 'x', issuerKeys: 'k' },
     });
     expect(put.body).not.toHaveProperty('servicePrincipal');
-    expect(Date.parse(put.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
+    expect(Date.parse(put.body.updatedAt) - Date.parse(created.body.updatedAt)).toBe(1_000);
   });
 
   it('deleting an identity answers {} and removes its role bindings', async () => {

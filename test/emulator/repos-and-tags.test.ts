@@ -3,9 +3,11 @@ import { A, B, REPO_A, REPO_B, childUid } from '../support/fixtures.js';
 import { type EmulatorHarness, startHarness, v1Error } from '../support/emulator-harness.js';
 
 describe('emulator: /registry/v1/repos and /registry/v1/tags', () => {
+  // the emulator's clock, moved by the tests (no sleeps to separate timestamps)
+  let clock = Date.parse('2026-06-01T00:00:00Z');
   let h: EmulatorHarness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ now: () => clock });
   });
   afterAll(() => h.close());
 
@@ -77,10 +79,10 @@ describe('emulator: /registry/v1/repos and /registry/v1/tags', () => {
     const tag = await h.dev('POST', `/registry/v1/tags/${repo.body.id}`, { body: { name: 'v1', digest: 'sha256:1' } });
     expect(tag.body.id).toMatch(new RegExp(`^${repo.body.id}/[0-9a-f]{16}$`));
     expect((await h.dev('POST', `/registry/v1/tags/${repo.body.id}`, { body: { name: '-bad' } })).body.code).toBe(3);
-    await new Promise((r) => setTimeout(r, 5));
+    clock += 1_000;
     const put = await h.dev('PUT', `/registry/v1/tags/${tag.body.id}`, { body: { name: 'v1', digest: 'sha256:2', deprecated: true } });
     expect(put.body).toMatchObject({ digest: 'sha256:2', deprecated: true });
-    expect(Date.parse(put.body.lastUpdated)).toBeGreaterThan(Date.parse(tag.body.lastUpdated));
+    expect(Date.parse(put.body.lastUpdated) - Date.parse(tag.body.lastUpdated)).toBe(1_000);
     expect((await h.dev('DELETE', `/registry/v1/repos/${repo.body.id}`)).body).toEqual({});
     expect((await h.dev('GET', `/registry/v1/tags?id=${tag.body.id}`)).body.items).toEqual([]);
   });
