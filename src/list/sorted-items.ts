@@ -47,12 +47,6 @@ export function v2KeyFn(order: readonly SortKey[]): KeyFn {
   return (item) => order.map((k) => keyValue(getPath(item, k.field)));
 }
 
-/** Reads one sort value from an item and makes it JSON-safe. */
-export function keyValueOf(item: Json, path: readonly string[], normalize?: (v: unknown) => unknown): KeyValue {
-  const v = getPath(item, path);
-  return keyValue(normalize ? normalize(v) : v);
-}
-
 /**
  * A single unique string key (the default `uid` order) sorts with the engine's native string sort,
  * faster than any comparator. Undefined when the values are not all distinct strings.

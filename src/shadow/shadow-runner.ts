@@ -42,10 +42,6 @@ export class ShadowRunner {
     },
   ) {}
 
-  get inflight(): number {
-    return this.running;
-  }
-
   skip(resource: string, operation: string): void {
     this.opts.book.skipped(resource, operation);
     this.opts.outcome(resource, operation, 'skipped');

@@ -24,8 +24,4 @@ export class KeyedLock implements WriteLock {
     });
     return result;
   }
-
-  get size(): number {
-    return this.tails.size;
-  }
 }
