@@ -1,4 +1,5 @@
 import type { ApiError } from './api-error.js';
+import { ERRORS, type ErrorEntry } from './error-registry.js';
 import { GrpcCode, type GrpcCodeNumber, codeName, httpStatusOf } from './grpc-codes.js';
 
 const TYPE = 'type.googleapis.com/google.rpc.';
@@ -52,8 +53,10 @@ export function renderError(err: ApiError, path: string): RenderedError {
   if (err.details.preconditionViolations?.length) {
     details.push({ '@type': `${TYPE}PreconditionFailure`, violations: err.details.preconditionViolations });
   }
+  // an entry may answer with its own status (408 for a request too slow to arrive, 431 for headers too large)
+  const entry: ErrorEntry | undefined = Object.hasOwn(ERRORS, err.entry) ? ERRORS[err.entry as keyof typeof ERRORS] : undefined;
   return {
-    status: httpStatusOf(err.code),
+    status: entry?.http ?? httpStatusOf(err.code),
     body: { code: err.code, message: `${PREFIX[err.code]}${err.detail}`, details },
   };
 }

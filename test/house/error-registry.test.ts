@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorName, apiError, errorMessage, httpStatusOfEntry } from '../../src/errors/error-registry.js';
 import { codeName } from '../../src/errors/grpc-codes.js';
+import { renderError } from '../../src/errors/render-error.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
@@ -44,6 +45,16 @@ describe('one error registry, and its docs page', () => {
     expect([...rows.keys()].filter((n) => !expected.has(n))).toEqual([]); // documented, not in the registry
     expect([...expected.keys()].filter((n) => !rows.has(n))).toEqual([]); // in the registry, not documented
     for (const [name, row] of expected) expect(rows.get(name), name).toEqual(row);
+  });
+
+  it('every answer carries the status its entry gives, the override of the code included', () => {
+    for (const name of Object.keys(ERRORS) as ErrorName[]) {
+      if (ERRORS[name].code === 'v1') continue;
+      expect(renderError(apiError(name), '/iam/v2beta1/groups').status, name).toBe(httpStatusOfEntry(name));
+    }
+    // the two overrides: a code's usual status would be 504 and 429
+    expect(renderError(apiError('REQUEST_TIMEOUT'), '/').status).toBe(408);
+    expect(renderError(apiError('HEADERS_TOO_LARGE'), '/').status).toBe(431);
   });
 
   it('no code outside the registry makes an error of its own, and every entry is used', () => {
