@@ -63,7 +63,6 @@ const filterSchema = z.strictObject({
 /** A resource: its routes on both sides, its fields, list behaviour and delete preconditions. */
 export const MappingSchema = z.strictObject({
   resource: z.string().regex(/^[a-z][A-Za-z]+$/, { error: 'must be the lowerCamel plural, e.g. roleBindings' }),
-  domain: z.enum(['iam.chainguard.dev', 'registry.chainguard.dev', 'vulnerabilities.chainguard.dev']),
   v2: z.strictObject({
     path: z.string().regex(/^\/[a-z]+\/v2beta1\/[A-Za-z]+$/, { error: 'must look like /iam/v2beta1/groups' }),
     operations: z.array(z.enum(['list', 'get', 'create', 'update', 'delete'])).min(1),

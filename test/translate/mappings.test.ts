@@ -82,7 +82,6 @@ describe('mappings', () => {
         join(dir, 'iam', 'widgets.yaml'),
         [
           'resource: widgets',
-          'domain: iam.chainguard.dev',
           'v2: { path: /iam/v2beta1/widgets, operations: [list, get] }',
           'v1: { path: /iam/v1/widgets }',
           'fields:',
