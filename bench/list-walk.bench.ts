@@ -1,4 +1,4 @@
-// List walks and snapshot memory (issue 13). Walks 20,000 and 40,000 groups through the proxy at
+// List walks and snapshot memory. Walks 20,000 and 40,000 groups through the proxy at
 // page_size=200: from a new snapshot (a caller without one, for a v1 answer no snapshot was made
 // from), by a second caller given the same v1 answer (who shares the first one's content), and again
 // from the kept snapshot, each next to one direct v1 list call of the same collection and the HTTP

@@ -82,7 +82,7 @@ export function removeRecord<R>(def: CollectionDef<R>, key: string, current: R, 
   def.afterDelete?.(current, ctx);
 }
 
-/** The v1 `UIDPFilter` of §2.1, applied to one uid. */
+/** The v1 `UIDPFilter` (descendants_of, children_of, ancestors_of, in_root, ids), applied to one uid. */
 export function matchesUidp(uid: string, query: Query): boolean {
   const descendantsOf = query.one('uidp.descendants_of');
   if (descendantsOf && !isAncestor(descendantsOf, uid)) return false;

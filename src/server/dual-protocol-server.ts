@@ -5,7 +5,7 @@ import type { Server, Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Handler, OpenConnections } from './open-connections.js';
 
-// the first bytes an HTTP/2 client with prior knowledge sends (RFC 9113 § 3.4)
+// the first bytes an HTTP/2 client with prior knowledge sends (RFC 9113, section 3.4)
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
 // an answer without trailers has the rest of its request dropped this long after it finished
@@ -68,7 +68,7 @@ function replaying(socket: Socket, first: Buffer): Duplex {
  * Once the answer is out (after the trailers Node's compatibility layer sends when the stream asks
  * for them, or a moment after an answer without them), the rest of the request is read and dropped,
  * so the client can finish and the stream ends; a client that sends more than `drainBytes`, or for
- * longer than `drainMs`, is told to stop with RST_STREAM(NO_ERROR) (RFC 9113 § 8.1). (Resetting at
+ * longer than `drainMs`, is told to stop with RST_STREAM(NO_ERROR) (RFC 9113, section 8.1). (Resetting at
  * once would be simpler, but some gRPC clients then lose the trailers they have not yet read.)
  */
 function endingUnreadStreams(handler: Handler, limits: { drainBytes: number; drainMs: number }): Handler {

@@ -6,7 +6,7 @@ import { type Json, camelCase, getPath, isObject } from '../json/json-path.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 import { isTimestamp } from './timestamp.js';
 
-// The SDK's validation rules (api-reference §14.3); their text is what the spec's errors quote.
+// The platform SDK's validation rules; their text is what the v2 API's errors quote.
 const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: { test(value: string): boolean }; text: string }> = {
   name: { pattern: /^[a-z0-9 ._-]{1,}$/, text: 'must match "^[a-z0-9 ._-]{1,}$"' },
   description: { pattern: /^[\S ]{0,512}$/, text: 'must match "^[\\S ]{0,512}$"' },

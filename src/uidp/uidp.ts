@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// UIDP facts (api-reference §1.2), shared by the proxy and the emulator: a root is 20 random bytes (40 hex), a child segment 8 bytes (16 hex).
+// UIDP facts, shared by the proxy and the emulator: a root is 20 random bytes (40 hex), a child segment 8 bytes (16 hex).
 const ROOT = /^[0-9a-f]{40}$/;
 const SEGMENT = /^[0-9a-f]{16}$/;
 

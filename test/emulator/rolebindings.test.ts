@@ -13,7 +13,7 @@ describe('emulator: /iam/v1/rolebindings', () => {
   });
   afterAll(() => h.close());
 
-  it('list items are partly hydrated exactly as §6.1: full group and role, claim match, createdAt', async () => {
+  it('list items are partly hydrated as v1 does it: full group and role, claim match, createdAt', async () => {
     const id = childUid(A_TEAM, 'rb-carol');
     const res = await h.dev('GET', `/iam/v1/rolebindings?id=${id}`);
     expect(res.body.items).toHaveLength(1);

@@ -41,7 +41,7 @@ export const rolebindings: CollectionDef<RoleBindingRecord> = {
   // Seed files may name a built-in role (`"role": "viewer"`) instead of giving its uid.
   seedBody: (record) => ({ ...record, role: builtInRoleUid(record.role) }),
   matches: (b, q) => matchesExact(b.id, q.one('id')) && matchesUidp(b.id, q),
-  // List items are partly hydrated (§6.1): full group and role objects, the identity's claim match.
+  // v1 list items are partly hydrated: full group and role objects, the identity's claim match.
   renderList(b, ctx) {
     const group = ctx.store.groups.get(parentOf(b.id));
     const role = ctx.store.roles.get(b.role);
