@@ -4,6 +4,7 @@
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
 RUN npm ci --no-audit --no-fund
 COPY src ./src
 RUN npm run build

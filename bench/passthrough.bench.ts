@@ -2,8 +2,8 @@
 // side by side in one run, so the ratio holds on a noisy machine. Bounded: fixed request counts.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { serve } from '../src/commands/serve.js';
-import { loadSettings } from '../src/config/load-settings.js';
+import { demo } from '../src/commands/demo.js';
+import { loadEmulatorSettings, loadSettings } from '../src/config/load-settings.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -42,10 +42,10 @@ const best = (runs: Run[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b :
 
 async function main(): Promise<void> {
   const loaded = loadSettings({ PORT: '0', LOG_LEVEL: 'silent' });
-  if (!loaded.ok) throw new Error(loaded.error);
-  const proxy = await serve(loaded.settings);
+  const emulator = loadEmulatorSettings({ LOG_LEVEL: 'silent' });
+  if (!loaded.ok || !emulator.ok) throw new Error('bad settings');
+  const proxy = await demo(loaded.settings, emulator.settings);
   const emu = proxy.emulator;
-  if (!emu) throw new Error('the bench needs the embedded emulator');
   const path = `/iam/v1/groups?uidp.descendants_of=${emu.demoOrg ?? ''}`;
   const lag = monitorEventLoopDelay();
   lag.enable();

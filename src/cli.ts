@@ -1,13 +1,25 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { demo, demoBanner, writeDemoEnv } from './commands/demo.js';
 import { runDiff } from './commands/diff.js';
 import { emulatorBanner, runEmulator } from './commands/emulator.js';
-import { helpText } from './commands/help.js';
-import { serve, startBanner } from './commands/serve.js';
-import { loadSettings } from './config/load-settings.js';
+import { demoHelp, emulatorHelp, helpText, serveHelp } from './commands/help.js';
+import { serve, serveBanner } from './commands/serve.js';
+import { type Loaded, loadEmulatorSettings, loadSettings } from './config/load-settings.js';
 
 function fail(message: string): never {
   process.stderr.write(`v2proxy: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(1);
+}
+
+function usage(message: string, help: string): never {
+  process.stderr.write(`v2proxy: ${message}\n\n${help}`);
+  process.exit(2);
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /**
@@ -38,39 +50,72 @@ function onSignals(stop: () => Promise<void>, timeoutMs: number): void {
   process.on('SIGTERM', signal);
 }
 
+/** A command's flags: `--help`, and its own; anything else is a usage error. */
+function flags<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T, help: string) {
+  try {
+    const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { ...options, help: { type: 'boolean', short: 'h' } } });
+    if ((values as { help?: boolean }).help) {
+      process.stdout.write(help);
+      process.exit(0);
+    }
+    return values;
+  } catch (err) {
+    return usage((err as Error).message, help);
+  }
+}
+
+function settingsOrFail<T>(loaded: Loaded<T>): T {
+  if (!loaded.ok) fail(`invalid configuration: ${loaded.error}`);
+  return loaded.settings;
+}
+
 async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
+  const [command, ...args] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(helpText());
     return;
   }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
   if (command === 'diff') {
-    process.exitCode = await runDiff(argv.slice(1), {
+    process.exitCode = await runDiff(args, {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       tty: process.stderr.isTTY === true,
     });
     return;
   }
-  if (command !== 'serve' && command !== 'emulator') {
-    process.stderr.write(`v2proxy: unknown command "${command}"\n\n${helpText()}`);
-    process.exit(2);
-  }
-  const loaded = loadSettings(process.env);
-  if (!loaded.ok) fail(`invalid configuration: ${loaded.error}`);
+  if (command === undefined) usage('a command is needed', helpText());
+  if (command !== 'serve' && command !== 'emulator' && command !== 'demo') usage(`unknown command "${command}"`, helpText());
   try {
     if (command === 'emulator') {
-      const emu = await runEmulator(loaded.settings);
+      flags(args, {}, emulatorHelp());
+      const settings = settingsOrFail(loadEmulatorSettings(process.env));
+      const emu = await runEmulator(settings);
       // the signals are ours before anyone is told where to send them
-      onSignals(() => emu.close(), loaded.settings.shutdownTimeoutMs);
-      process.stdout.write(`${emulatorBanner(emu, loaded.settings.sim.devToken !== undefined).join('\n')}\n`);
+      onSignals(() => emu.close(), settings.shutdownTimeoutMs);
+      process.stdout.write(`${emulatorBanner(emu, settings.devToken !== undefined).join('\n')}\n`);
+    } else if (command === 'serve') {
+      flags(args, {}, serveHelp());
+      const settings = settingsOrFail(loadSettings(process.env));
+      const proxy = await serve(settings);
+      onSignals(() => proxy.drain(), settings.shutdownTimeoutMs);
+      process.stdout.write(`${serveBanner(proxy).join('\n')}\n`);
     } else {
-      const proxy = await serve(loaded.settings);
-      onSignals(() => proxy.drain(), loaded.settings.shutdownTimeoutMs);
-      process.stdout.write(`${startBanner(proxy).join('\n')}\n`);
+      const values = flags(args, { 'env-file': { type: 'string' } }, demoHelp());
+      const envFile = typeof values['env-file'] === 'string' && values['env-file'] !== '' ? values['env-file'] : '.demo.env';
+      const settings = settingsOrFail(loadSettings(process.env));
+      const emulatorSettings = settingsOrFail(loadEmulatorSettings(process.env));
+      const running = await demo(settings, emulatorSettings);
+      onSignals(() => running.drain(), settings.shutdownTimeoutMs);
+      writeDemoEnv(envFile, running, emulatorSettings.devToken !== undefined);
+      process.stdout.write(`${demoBanner(running, emulatorSettings.devToken !== undefined, envFile).join('\n')}\n`);
     }
   } catch (err) {
     const e = err as Error & { code?: string };
+    if (e.name === 'StartError') fail(e.message);
     if (e.name === 'SeedError') fail(`SIM_SEED: ${e.message}`);
     if (e.name === 'MappingError') fail(e.message);
     if (e.name === 'RolloutFileError') fail(`ROLLOUT_FILE: ${e.message}`);

@@ -1,18 +1,18 @@
-import type { Settings } from '../config/settings-schema.js';
+import type { EmulatorSettings } from '../config/settings-schema.js';
 import { type RunningEmulator, startEmulator } from '../emulator/start-emulator.js';
 import { loggerOptions } from '../server/logger-options.js';
 
-/** `v2proxy emulator`: the v1 emulator alone, on SIM_HOST:SIM_PORT. */
-export function runEmulator(settings: Settings): Promise<RunningEmulator> {
+/** `v2proxy emulator` (and the demo's embedded one): the emulator on SIM_HOST:SIM_PORT. */
+export function runEmulator(settings: EmulatorSettings, opts: { quiet?: boolean } = {}): Promise<RunningEmulator> {
   return startEmulator({
-    host: settings.sim.host,
-    port: settings.sim.port,
-    seedFile: settings.sim.seedFile,
-    devToken: settings.sim.devToken,
-    trustedIssuers: settings.sim.trustedIssuers,
-    v2: settings.sim.v2,
-    v2Port: settings.sim.v2Port,
-    logger: loggerOptions(settings.logLevel),
+    host: settings.simHost,
+    port: settings.simPort,
+    seedFile: settings.simSeed,
+    devToken: settings.devToken,
+    trustedIssuers: settings.simTrustedIssuers,
+    v2: settings.simV2,
+    v2Port: settings.simV2Port,
+    ...(opts.quiet ? {} : { logger: loggerOptions(settings.logLevel) }),
   });
 }
 

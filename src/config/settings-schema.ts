@@ -23,98 +23,142 @@ const wholeNumber = (max: number) =>
     .min(0, { error: 'must not be negative' })
     .max(max, { error: `must be at most ${max}` });
 
+const bool = () =>
+  z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .pipe(z.boolean());
+
 /** A cache lifetime in milliseconds: 0 (no reuse) to ten minutes, 5 s by default. */
 const cacheTtlMs = () => wholeNumber(600_000).default(5_000);
 
 /**
- * Every setting, by its environment variable name. Values come from the environment, or from the JSON
- * file named by CONFIG (the environment wins). Empty values count as unset.
+ * The proxy's settings (`serve`, `demo`), by their environment variable names: the one source of
+ * their types (camelCase, see `CamelKeys`), their checks, `--help` and docs/configuration.md. Values
+ * come from the environment, or from the JSON file named by CONFIG (the environment wins); empty
+ * values count as unset.
  */
-export const SettingsSchema = z.object({
+export const ProxySettingsSchema = z.object({
   HOST: text.min(1).default('127.0.0.1').describe('address the proxy listens on'),
   PORT: port().default(8080).describe('port the proxy listens on'),
-  PUBLIC_URL: httpUrl.optional().describe('URL clients use to reach the proxy (default http://HOST:PORT)'),
-  TLS_CERT_FILE: text.min(1).optional().describe('PEM certificate: the proxy listens with TLS, ALPN offering h2 (gRPC) and http/1.1 (needs TLS_KEY_FILE)'),
+  PUBLIC_URL: httpUrl.optional().describe('URL clients use to reach the proxy (unset: `http://HOST:PORT`)'),
+  TLS_CERT_FILE: text
+    .min(1)
+    .optional()
+    .describe(
+      'PEM certificate: the port speaks TLS, ALPN offering `h2` (gRPC, REST) and `http/1.1` (REST); unset: cleartext HTTP/1.1 and h2c (needs TLS_KEY_FILE)',
+    ),
   TLS_KEY_FILE: text.min(1).optional().describe('PEM private key of TLS_CERT_FILE'),
-  V1_BASE_URL: httpUrl.optional().describe('the v1 backend; unset = start the embedded v1 emulator'),
-  V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (default V1_BASE_URL)'),
-  V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (default V1_BASE_URL)'),
-  V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one v1 call, in milliseconds'),
+  V1_BASE_URL: httpUrl.optional().describe('the v1 backend (`serve` needs it; `demo` sets it to its embedded emulator)'),
+  V1_ISSUER_URL: httpUrl.optional().describe('the v1 token issuer (STS) (unset: V1_BASE_URL)'),
+  V1_AUDIENCE: text.min(1).optional().describe('audience of v1 API tokens (unset: V1_BASE_URL)'),
+  V1_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('deadline of one v1 call, retries included, in milliseconds (past it: 504 code 4)'),
   V1_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
     .default(600)
-    .describe('one attempt at a v1 call must start answering within this time, in milliseconds, or it fails as UNAVAILABLE: a hung v1 is found out fast'),
+    .describe(
+      'one attempt at a v1 call must start answering within this time, in milliseconds, or it fails as 503 code 14: a hung v1 is found out fast (raise it for a v1 slower than that to start a large answer)',
+    ),
   V1_RETRIES: wholeNumber(10)
     .default(5)
-    .describe('retries of a v1 read after a connection failure or 502/503/504 (jittered backoff, within V1_TIMEOUT_MS and a retry budget)'),
+    .describe(
+      'retries of a v1 read (GET) after a connection failure or 502/503/504, with jittered backoff, within V1_TIMEOUT_MS and a retry budget; writes are never retried',
+    ),
   V1_BREAKER_OPEN_MS: positiveInt(60_000)
     .default(250)
-    .describe('while the v1 circuit is open (half of the attempts of the last 2 s failed), one trial call goes out this often, in milliseconds'),
+    .describe(
+      'while a backend circuit is open (half of at least 40 attempts in the last 2 s failed), calls fail at once and one trial call goes out this often, in milliseconds',
+    ),
+  V1_ISSUER_TIMEOUT_MS: positiveInt(600_000).optional().describe('deadline of one call to the token issuer, in milliseconds (unset: V1_TIMEOUT_MS)'),
+  V1_ISSUER_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
+    .optional()
+    .describe('one attempt at a token issuer call must start answering within this time, in milliseconds (unset: V1_ATTEMPT_TIMEOUT_MS)'),
+  V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
+    .default(256 * 1024 * 1024)
+    .describe('largest answer read from a backend, in bytes (larger: 503)'),
   BODY_LIMIT: positiveInt(64 * 1024 * 1024)
     .default(1024 * 1024)
-    .describe('largest request body accepted, in bytes'),
+    .describe('largest request body (or gRPC message) accepted, in bytes'),
   REQUEST_TIMEOUT_MS: positiveInt(600_000)
     .default(30_000)
-    .describe('a request (headers and body) must arrive within this time, in milliseconds, or it is answered 408 and closed'),
+    .describe('a request (head and body) must arrive within this time, in milliseconds, or it is answered 408 (code 4) and closed'),
   HEADERS_TIMEOUT_MS: positiveInt(600_000)
     .default(10_000)
-    .describe('the request headers must arrive within this time, in milliseconds (at most REQUEST_TIMEOUT_MS)'),
+    .describe(
+      'the request head must arrive within this time, in milliseconds (at most REQUEST_TIMEOUT_MS), or 408; a connection that sends nothing (a TCP health check, a stalled client), an HTTP/2 connection without a first stream and a TLS connection without a handshake are closed after it',
+    ),
   IDLE_TIMEOUT_MS: positiveInt(600_000)
     .default(72_000)
     .describe(
-      'a kept-alive HTTP/1.1 connection, or an HTTP/2 session with no open stream, is closed after this many milliseconds idle (keep it above the load balancer idle timeout)',
+      "a kept-alive HTTP/1.1 connection, or an HTTP/2 session with no open stream, is closed after this long idle, in milliseconds; keep it above the load balancer's idle timeout (60 s on an AWS ALB)",
     ),
   MAX_CONNECTIONS: positiveInt(1_000_000)
     .default(10_000)
-    .describe('open client connections at most; more are closed as they come and counted in v2proxy_connections_refused_total'),
-  HTTP2_MAX_STREAMS: positiveInt(10_000).default(100).describe('concurrent streams per HTTP/2 connection (h2c, TLS), advertised to the client'),
+    .describe(
+      "open client connections at most; more are closed as they come and counted in v2proxy_connections_refused_total; keep it below the process's open-file limit (the proxy warns at start when it is not)",
+    ),
+  HTTP2_MAX_STREAMS: positiveInt(10_000).default(100).describe('concurrent streams per HTTP/2 connection (h2c and TLS), advertised to the client'),
   SHUTDOWN_DELAY_MS: wholeNumber(600_000)
     .default(5_000)
-    .describe('on SIGTERM or SIGINT, /readyz answers 503 at once and everything else is still served this long, in milliseconds, for load balancers to notice'),
+    .describe(
+      'on SIGTERM or SIGINT, /readyz answers 503 at once while everything else is still served this long, in milliseconds, for load balancers to notice',
+    ),
   SHUTDOWN_TIMEOUT_MS: positiveInt(3_600_000)
     .default(25_000)
     .describe(
-      'from the signal, in-flight requests (REST, gRPC, shadows) have until this, in milliseconds, to finish; what is left is answered 503 and the process exits (keep it below the grace period)',
+      'from the signal, in-flight requests (REST, gRPC, shadows) have until this to finish, in milliseconds; what is left is answered 503 code 14 and the process exits (keep it below the grace period)',
     ),
-  V1_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
-    .default(256 * 1024 * 1024)
-    .describe('largest v1 answer the proxy reads, in bytes'),
   PAGE_TOKEN_SECRET: text
     .min(16, { error: 'must be at least 16 characters' })
     .optional()
-    .describe('secret that seals page tokens (default: random per process, with a warning)'),
-  LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0 = no reuse)"),
-  LIST_REAUTH_MS: wholeNumber(1_000)
-    .default(500)
-    .describe(
-      "a page served from a kept list snapshot first re-checks the caller's access with one small v1 read when the last check is older than this, in milliseconds (0 = every page)",
-    ),
-  LOOKUP_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's role-binding identity lookups are reused, in milliseconds (0 = no reuse)"),
-  META_STORE: text
-    .regex(/^(memory|redis|file:.+)$/, { error: 'must be memory, redis or file:<path>' })
-    .default('memory')
-    .describe('where synthesized createTime/updateTime are kept: memory, file:<path> (survives restarts), or redis (REDIS_URL, shared by replicas)'),
-  REDIS_URL: z
-    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
-    .optional()
-    .describe('Redis shared by replicas: per-resource write locks, idempotency keys, and (with META_STORE=redis) synthesized times'),
-  REDIS_TIMEOUT_MS: positiveInt(60_000)
-    .default(500)
-    .describe('a Redis command not answered within this many milliseconds fails the request that needs it with 503 (retryable); a Redis down fails it at once'),
+    .describe('seals page tokens; set it so tokens survive restarts and work across replicas (16+ characters; unset: random per process, with a warning)'),
+  LIST_CACHE_TTL_MS: cacheTtlMs().describe("how long a caller's list snapshot is reused, in milliseconds (0: read v1 again for every page)"),
   LIST_CACHE_MAX_BYTES: positiveInt(2 ** 34)
     .default(256 * 1024 * 1024)
     .describe('memory bound of all list snapshots together, in bytes'),
+  LIST_REAUTH_MS: wholeNumber(1_000)
+    .default(500)
+    .describe(
+      "a page served from a kept list snapshot first re-checks the caller's access with one small v1 read when the last check is older than this, in milliseconds (0: every page)",
+    ),
+  LOOKUP_CACHE_TTL_MS: cacheTtlMs().describe(
+    "how long a caller's role-binding identity lookups are reused, in milliseconds (0: look up every time; concurrent ones still share a call)",
+  ),
+  META_STORE: text
+    .regex(/^(memory|redis|file:.+)$/, { error: 'must be memory, redis or file:<path>' })
+    .default('memory')
+    .describe(
+      'where synthesized createTime/updateTime live: `memory`, `file:<path>` (an append-only journal that survives restarts and crashes), or `redis` (on REDIS_URL, shared by replicas)',
+    ),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional()
+    .describe(
+      'Redis the replicas share: per-resource write locks and Idempotency-Key records (and synthesized times with META_STORE=redis); connected in the background (a replica starts, not ready, while Redis is away), never printed',
+    ),
+  REDIS_TIMEOUT_MS: positiveInt(60_000)
+    .default(500)
+    .describe(
+      'a Redis command not answered within this time, in milliseconds, fails the request that needs it with 503 code 14 (retryable); while Redis is unreachable such requests fail at once',
+    ),
   V2_BASE_URL: httpUrl
     .optional()
-    .describe("the native v2 backend a rollout sends traffic to (default: the embedded emulator's native v2 surface, when it runs)"),
-  V2_TIMEOUT_MS: positiveInt(600_000).default(10_000).describe('timeout of one native v2 call, in milliseconds'),
-  ROLLOUT_FILE: text.min(1).optional().describe('YAML or JSON rollout file (routes to native v2, guard, kill switch); reloaded when it changes and on SIGHUP'),
-  ADMIN_TOKEN: text.min(16, { error: 'must be at least 16 characters' }).optional().describe('bearer token of /admin/* (default: random, printed at start)'),
+    .describe("the native v2 backend a rollout sends traffic to (`demo`: the emulator's native surface; unset: no native backend, everything translated)"),
+  V2_TIMEOUT_MS: positiveInt(600_000).optional().describe('deadline of one native v2 call, in milliseconds (unset: V1_TIMEOUT_MS)'),
+  V2_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
+    .optional()
+    .describe('one attempt at a native v2 call must start answering within this time, in milliseconds (unset: V1_ATTEMPT_TIMEOUT_MS)'),
+  ROLLOUT_FILE: text
+    .min(1)
+    .optional()
+    .describe(
+      'YAML or JSON rollout file (routes to native v2, guard, kill switch), reloaded when it changes and on SIGHUP; unset: every v2 request translated',
+    ),
+  ADMIN_TOKEN: text
+    .min(16, { error: 'must be at least 16 characters' })
+    .optional()
+    .describe('bearer token of /admin/* (16+ characters; unset: random, printed at start); never printed when given'),
   SHADOW_MAX_INFLIGHT: positiveInt(10_000).default(32).describe('shadow reads running at once; beyond that a shadow is skipped and counted'),
-  DIFF_SAMPLE_VALUES: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .default('false')
-    .transform((v) => v === 'true')
-    .describe('keep the values of diff samples (default: only short hashes)'),
+  DIFF_SAMPLE_VALUES: bool().default(false).describe("keep the values of diff samples (false: a 12-hex hash of each side's value)"),
   RECORD_FILE: text.min(1).optional().describe('append each v2 read served as a JSON line {time, method, url, status, requestId} (for `v2proxy diff`)'),
   RECORD_SAMPLE: z.coerce
     .number({ error: 'must be a number from 0 to 100' })
@@ -127,20 +171,20 @@ export const SettingsSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info')
-    .describe('pino log level'),
+    .describe('pino log level: fatal, error, warn, info, debug, trace or silent'),
+});
+
+/** The emulator's own settings (`emulator`, and the embedded one of `demo`). */
+export const EmulatorSettingsSchema = z.object({
   SIM_HOST: text.min(1).default('127.0.0.1').describe('address the emulator listens on'),
-  SIM_PORT: port().default(0).describe('port of the emulator (0 = a free port)'),
-  SIM_V2: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .default('true')
-    .transform((v) => v === 'true')
-    .describe('whether the emulator also serves the native v2beta1 surface on its own port'),
-  SIM_V2_PORT: port().default(0).describe("port of the emulator's native v2 surface (0 = a free port)"),
-  SIM_SEED: text.min(1).optional().describe('JSON seed file for the emulator (default: the demo organization)'),
+  SIM_PORT: port().default(0).describe('port of the emulator (0: a free port)'),
+  SIM_V2: bool().default(true).describe('whether the emulator also serves the native v2beta1 surface on its own port (false: a v1-only backend)'),
+  SIM_V2_PORT: port().default(0).describe("port of the emulator's native v2 surface (0: a free port)"),
+  SIM_SEED: text.min(1).optional().describe('JSON seed file for the emulator (unset: the demo organization)'),
   DEV_TOKEN: text
     .min(16, { error: 'must be at least 16 characters' })
     .optional()
-    .describe("the emulator's superuser token (default: random, printed at start)"),
+    .describe("the emulator's superuser token (16+ characters; unset: random, printed at start); never printed when given"),
   SIM_TRUSTED_ISSUERS: text
     .default('')
     .transform((v, ctx) => {
@@ -156,67 +200,35 @@ export const SettingsSchema = z.object({
       }
       return issuers;
     })
-    .describe("comma-separated OIDC issuers the emulator's STS trusts"),
+    .describe("comma-separated OIDC issuers the emulator's STS trusts (`http://127.0.0.1:…` allowed)"),
+  LOG_LEVEL: ProxySettingsSchema.shape.LOG_LEVEL,
+  SHUTDOWN_TIMEOUT_MS: ProxySettingsSchema.shape.SHUTDOWN_TIMEOUT_MS,
 });
 
-export type RawSettings = z.input<typeof SettingsSchema>;
-export type ParsedSettings = z.output<typeof SettingsSchema>;
+/** `V1_TIMEOUT_MS` → `v1TimeoutMs`: a setting's name in code. */
+type Words<S extends string> = S extends `${infer Word}_${infer Rest}` ? [Word, ...Words<Rest>] : [S];
+type Capitalized<W extends string[]> = W extends [infer F extends string, ...infer R extends string[]] ? `${Capitalize<Lowercase<F>>}${Capitalized<R>}` : '';
+export type CamelName<S extends string> = Words<S> extends [infer F extends string, ...infer R extends string[]] ? `${Lowercase<F>}${Capitalized<R>}` : never;
+export type CamelKeys<T> = { [K in keyof T as K extends string ? CamelName<K> : never]: T[K] };
 
-export interface Settings {
-  host: string;
-  port: number;
-  publicUrl: string | undefined;
-  v1BaseUrl: string | undefined;
-  tlsCertFile: string | undefined;
-  tlsKeyFile: string | undefined;
-  v1IssuerUrl: string | undefined;
-  v1Audience: string | undefined;
-  v1TimeoutMs: number;
-  v1AttemptTimeoutMs: number;
-  v1Retries: number;
-  v1BreakerOpenMs: number;
-  redisUrl: string | undefined;
-  v1MaxResponseBytes: number;
-  bodyLimit: number;
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  idleTimeoutMs: number;
-  maxConnections: number;
-  http2MaxStreams: number;
-  shutdownDelayMs: number;
-  shutdownTimeoutMs: number;
-  redisTimeoutMs: number;
-  pageTokenSecret: string | undefined;
-  listCacheTtlMs: number;
-  listCacheMaxBytes: number;
-  listReauthMs: number;
-  lookupCacheTtlMs: number;
-  metaStore: string;
-  v2BaseUrl: string | undefined;
-  v2TimeoutMs: number;
-  rolloutFile: string | undefined;
-  adminToken: string | undefined;
-  shadowMaxInflight: number;
-  diffSampleValues: boolean;
-  recordFile: string | undefined;
-  recordSample: number;
-  logLevel: ParsedSettings['LOG_LEVEL'];
-  sim: {
-    host: string;
-    port: number;
-    v2: boolean;
-    v2Port: number;
-    seedFile: string | undefined;
-    devToken: string | undefined;
-    trustedIssuers: string[];
-  };
+export function camelName(name: string): string {
+  return name.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Settings once the v1 backend is known: the defaults that follow from it are filled in. */
-export interface ResolvedSettings extends Settings {
+/** The proxy's settings as the code reads them. */
+export type Settings = CamelKeys<z.output<typeof ProxySettingsSchema>>;
+/** The emulator's settings as the code reads them. */
+export type EmulatorSettings = CamelKeys<z.output<typeof EmulatorSettingsSchema>>;
+
+/** Settings once the v1 backend is known: the defaults that follow from others are filled in. */
+export type ResolvedSettings = Settings & {
   publicUrl: string;
   v1BaseUrl: string;
   v1IssuerUrl: string;
   v1Audience: string;
+  v1IssuerTimeoutMs: number;
+  v1IssuerAttemptTimeoutMs: number;
+  v2TimeoutMs: number;
+  v2AttemptTimeoutMs: number;
   adminToken: string;
-}
+};

@@ -135,12 +135,13 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     refused: () => metrics.connectionsRefused.inc(),
     abusive: (remote) => app.log.warn(`HTTP/2: a client at ${remote} reset most of its streams; its connection was ended (GOAWAY ENHANCE_YOUR_CALM)`),
   };
-  const backend = (origin: string, name: string, timeoutMs = settings.v1TimeoutMs) =>
+  // each backend (v1, the token issuer, the native v2) with its own call deadline and attempt timeout
+  const backend = (origin: string, name: string, timeouts: { timeoutMs: number; attemptTimeoutMs: number }) =>
     backendDispatcher(origin, {
       connections: 128,
       maxResponseBytes: settings.v1MaxResponseBytes,
-      attemptTimeoutMs: settings.v1AttemptTimeoutMs,
-      deadlineMs: timeoutMs,
+      attemptTimeoutMs: timeouts.attemptTimeoutMs,
+      deadlineMs: timeouts.timeoutMs,
       retry: { maxRetries: settings.v1Retries, baseDelayMs: 20, maxDelayMs: 200, budgetRatio: 0.5, budgetBurst: 20 },
       // 40 attempts at least: with 10, a backend failing 20 % of calls opened it in 4 % of starts
       // (half of the first 10 to 20 attempts failing by chance); with 40, in none of 20,000 simulated
@@ -150,11 +151,16 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           ? app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${settings.v1BreakerOpenMs} ms`)
           : app.log.warn(`${name}: circuit closed again (a trial call was answered)`),
     });
-  const v1Backend = backend(v1.origin, 'the v1 backend');
+  const v1Backend = backend(v1.origin, 'the v1 backend', { timeoutMs: settings.v1TimeoutMs, attemptTimeoutMs: settings.v1AttemptTimeoutMs });
   const issuerOrigin = v1Origin(settings.v1IssuerUrl);
-  const issuerBackend = issuerOrigin.origin === v1.origin ? v1Backend : backend(issuerOrigin.origin, 'the v1 token issuer');
+  const issuerTimeouts = { timeoutMs: settings.v1IssuerTimeoutMs, attemptTimeoutMs: settings.v1IssuerAttemptTimeoutMs };
+  // the issuer shares the v1 pool (and its breaker) when it is the same origin with the same timeouts
+  const issuerBackend =
+    issuerOrigin.origin === v1.origin && issuerTimeouts.timeoutMs === settings.v1TimeoutMs && issuerTimeouts.attemptTimeoutMs === settings.v1AttemptTimeoutMs
+      ? v1Backend
+      : backend(issuerOrigin.origin, 'the v1 token issuer', issuerTimeouts);
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
-  const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, limits);
+  const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
   // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
   app.addHook('preClose', (done) => {
@@ -207,7 +213,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       : await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
   const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>);
   const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
-  const nativeBackend = nativeOrigin ? backend(nativeOrigin.origin, 'the native v2 backend', settings.v2TimeoutMs) : undefined;
+  const nativeBackend = nativeOrigin
+    ? backend(nativeOrigin.origin, 'the native v2 backend', { timeoutMs: settings.v2TimeoutMs, attemptTimeoutMs: settings.v2AttemptTimeoutMs })
+    : undefined;
   const native =
     nativeOrigin && nativeBackend
       ? new NativeV2Client(nativeOrigin.basePath, nativeBackend.dispatcher, {

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProxy } from '../../src/commands/serve.js';
-import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
+import type { RunningDemo } from '../../src/commands/demo.js';
 import { call } from '../support/emulator-harness.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { startDemo } from '../support/proxy-harness.js';
 
 const ADMIN = 'admin-token-for-the-browser';
 // Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
@@ -17,7 +16,7 @@ if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless C
 
 // Skipped only on a developer machine without Chromium (reason above); CI always runs it.
 describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
-  let proxy: RunningProxy;
+  let proxy: RunningDemo;
   let browser: Browser;
   let requestId = '';
 
@@ -28,8 +27,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
       'routes:\n  - resource: groups\n    operations: [get]\n    shadow: 100\n    ignore: [createTime, updateTime]\n' +
         '  - resource: tags\n    operations: [list]\n    shadow: 100\n',
     );
-    proxy = await startProxy({ ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, DEV_TOKEN });
-    const emu = proxy.emulator as RunningEmulator;
+    proxy = await startDemo({ ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, DEV_TOKEN });
+    const emu = proxy.emulator;
     await call(emu.url, 'POST', '/__emulator/faults', {
       token: DEV_TOKEN,
       body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] },

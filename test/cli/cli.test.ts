@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,15 @@ import { A, DEV_TOKEN, twoTenantSeed } from '../support/fixtures.js';
 import { call, writeSeedFile } from '../support/emulator-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+// tsx as a URL: the processes run in folders of their own, where a bare 'tsx' does not resolve
+const TSX = import.meta.resolve('tsx');
 const children: ChildProcessWithoutNullStreams[] = [];
 
-function run(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+function run(args: string[], env: Record<string, string> = {}, cwd = tmpdir()): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
     // (no drain delay: these processes are stopped by the tests, not by a load balancer)
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', SHUTDOWN_DELAY_MS: '0', ...env },
+    cwd,
   });
   children.push(child);
   return child;
@@ -48,44 +51,74 @@ afterEach(() => {
 const EXAMPLE_ROLLOUT = fileURLToPath(new URL('../../examples/rollout.yaml', import.meta.url));
 
 describe('cli', () => {
-  it('--help lists the commands and every setting', async () => {
-    const { code, stdout } = await finish(run(['--help']));
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/v2proxy \[serve\]/);
-    expect(stdout).toMatch(/v2proxy emulator/);
+  const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+  it('--help lists the commands; --version prints the version; no command or an unknown one is a usage error', async () => {
+    const help = await finish(run(['--help']));
+    expect(help.code).toBe(0);
+    for (const command of ['demo', 'serve', 'emulator', 'diff']) expect(help.stdout).toMatch(new RegExp(`^  v2proxy ${command} `, 'm'));
+    expect(await finish(run(['--version']))).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+    const none = await finish(run([]));
+    expect(none).toMatchObject({ code: 2, stdout: '' });
+    expect(none.stderr).toMatch(/^v2proxy: a command is needed\n\nv2proxy: serves/);
+    const unknown = await finish(run(['frobnicate']));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('--help on every command prints its help and exits 0 without serving; an unknown flag is an error', async () => {
+    const [serve, emulator, demo, diff] = await Promise.all([
+      finish(run(['serve', '--help'])),
+      finish(run(['emulator', '-h'])),
+      finish(run(['demo', '--help'])),
+      finish(run(['diff', '--help'])),
+    ]);
+    for (const r of [serve, emulator, demo, diff]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: v2proxy /);
+      expect(r.stdout).not.toMatch(/listening on/);
+    }
     for (const name of [
       'CONFIG',
       'HOST',
       'PORT',
       'V1_BASE_URL',
-      'V1_ISSUER_URL',
-      'V1_AUDIENCE',
-      'PUBLIC_URL',
-      'LOG_LEVEL',
-      'SIM_PORT',
-      'SIM_SEED',
-      'DEV_TOKEN',
-      'SIM_TRUSTED_ISSUERS',
-      'SIM_V2',
-      'SIM_V2_PORT',
       'V2_BASE_URL',
       'V2_TIMEOUT_MS',
+      'V1_ISSUER_TIMEOUT_MS',
       'ROLLOUT_FILE',
       'ADMIN_TOKEN',
+      'SHUTDOWN_DELAY_MS',
     ]) {
-      expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+      expect(serve.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
+    expect(serve.stdout).not.toMatch(/SIM_PORT|DEV_TOKEN/);
+    for (const name of ['CONFIG', 'SIM_HOST', 'SIM_PORT', 'SIM_V2', 'SIM_V2_PORT', 'SIM_SEED', 'DEV_TOKEN', 'SIM_TRUSTED_ISSUERS']) {
+      expect(emulator.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+    expect(demo.stdout).toMatch(/--env-file/);
+    const flag = await finish(run(['serve', '--port', '9000'], { V1_BASE_URL: 'http://127.0.0.1:9' }));
+    expect(flag).toMatchObject({ code: 2, stdout: '' });
+    expect(flag.stderr).toMatch(/^v2proxy: Unknown option '--port'/);
+    expect((await finish(run(['emulator', 'extra']))).code).toBe(2);
+  });
+
+  it('`serve` needs V1_BASE_URL and says so in one line', async () => {
+    const { code, stdout, stderr } = await finish(run(['serve']));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('v2proxy: V1_BASE_URL is not set: `v2proxy serve` needs the v1 backend (`v2proxy demo` runs the proxy on its embedded emulator)\n');
   });
 
   it('an invalid setting stops start-up with one line naming the variable and the rule', async () => {
-    const { code, stdout, stderr } = await finish(run([], { PORT: 'http' }));
+    const { code, stdout, stderr } = await finish(run(['serve'], { PORT: 'http' }));
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe('v2proxy: invalid configuration: PORT: must be a port number (0-65535)\n');
   });
 
   it('several invalid settings stop start-up with one line naming them all', async () => {
-    const { code, stdout, stderr } = await finish(run([], { PORT: 'http', MAX_CONNECTIONS: '0', LOG_LEVEL: 'loud' }));
+    const { code, stdout, stderr } = await finish(run(['serve'], { PORT: 'http', MAX_CONNECTIONS: '0', LOG_LEVEL: 'loud' }));
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
@@ -98,12 +131,13 @@ describe('cli', () => {
     const missing = join(dir, 'missing.yaml');
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'routes:\n  - resource: grups\n    native: 150\n  - resource: advisories\n    operations: [list, create]\n');
-    const [none, invalid] = await Promise.all([finish(run([], { ROLLOUT_FILE: missing })), finish(run([], { ROLLOUT_FILE: bad }))]);
+    const v1 = { V1_BASE_URL: 'http://127.0.0.1:9' };
+    const [none, invalid] = await Promise.all([finish(run(['serve'], { ...v1, ROLLOUT_FILE: missing })), finish(run(['serve'], { ...v1, ROLLOUT_FILE: bad }))]);
     expect(none).toMatchObject({ code: 1, stdout: '', stderr: `v2proxy: ROLLOUT_FILE: cannot read ${missing}: ENOENT\n` });
     expect(invalid).toMatchObject({ code: 1, stdout: '' });
     expect(invalid.stderr).toBe(`v2proxy: ROLLOUT_FILE: ${bad}: routes[0].native: must be at most 100\n`);
     writeFileSync(bad, 'routes:\n  - resource: grups\n  - resource: advisories\n    operations: [list, create]\n');
-    const unknown = await finish(run([], { ROLLOUT_FILE: bad }));
+    const unknown = await finish(run(['serve'], { ...v1, ROLLOUT_FILE: bad }));
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(
       /^v2proxy: ROLLOUT_FILE: .*routes\[0\]\.resource: unknown resource "grups"; known: accountAssociations, advisories, .*; routes\[1\]\.operations: advisories has no create; it has list, get\n$/,
@@ -118,30 +152,35 @@ describe('cli', () => {
     expect(stderr).toMatch(new RegExp(`^v2proxy: SIM_SEED: seed file .*: groups\\[0\\] \\(${A}\\): name must match`));
   });
 
-  it('an unknown command exits 2 with the help text', async () => {
-    const { code, stderr } = await finish(run(['frobnicate']));
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/unknown command "frobnicate"/);
-  });
-
-  it('with no V1_BASE_URL starts the emulator in-process, prints the banner, and serves v1 through the proxy', async () => {
-    const child = run([], { DEV_TOKEN });
+  it('`demo` starts the emulator and the proxy on it, prints the banner and writes its values to .demo.env for the examples', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'v2proxy-demo-'));
+    const child = run(['demo'], { DEV_TOKEN }, cwd);
     const lines = await banner(child, /^try: .*$/m);
-    const proxyUrl = /^v2proxy listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(lines.join('\n'))?.[1];
-    const emulatorUrl = /^v1 emulator listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(lines.join('\n'))?.[1];
-    const org = /^demo organization uid: ([0-9a-f]{40})$/m.exec(lines.join('\n'))?.[1];
+    const text = lines.join('\n');
+    const proxyUrl = /^v2proxy listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(text)?.[1] as string;
+    const emulatorUrl = /^v1 emulator listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(text)?.[1];
+    const org = /^demo organization uid: ([0-9a-f]{40})$/m.exec(text)?.[1];
     expect(proxyUrl).toBeDefined();
     expect(emulatorUrl).toBeDefined();
     expect(org).toBeDefined();
-    // a DEV_TOKEN the operator set is never printed
-    expect(lines.join('\n')).not.toContain(DEV_TOKEN);
+    // a DEV_TOKEN the operator set is never printed, nor written
+    expect(text).not.toContain(DEV_TOKEN);
     expect(lines).toContain('dev token (superuser on the emulator): the DEV_TOKEN you set');
-    expect(lines.join('\n')).toContain(`curl -s -H "Authorization: Bearer $DEV_TOKEN" "${proxyUrl}/iam/v2beta1/groups/${org}"`);
-    expect((await call(proxyUrl ?? '', 'GET', '/healthz')).status).toBe(200);
-    expect((await call(proxyUrl ?? '', 'GET', '/readyz')).status).toBe(200);
-    const groups = await call(proxyUrl ?? '', 'GET', `/iam/v1/groups?id=${org}`, { token: DEV_TOKEN });
+    expect(lines).toContain('these values are in .demo.env: load them with  . ./.demo.env');
+    expect(text).toContain(`curl -s -H "Authorization: Bearer $DEV_TOKEN" "${proxyUrl}/iam/v2beta1/groups/${org}"`);
+    const env = readFileSync(join(cwd, '.demo.env'), 'utf8');
+    expect(statSync(join(cwd, '.demo.env')).mode & 0o777).toBe(0o600);
+    expect(env).not.toContain(DEV_TOKEN);
+    expect(env).toContain(`PROXY='${proxyUrl}'\n`);
+    expect(env).toContain(`EMULATOR='${emulatorUrl}'\n`);
+    expect(env).toContain(`ORG='${org}'\n`);
+    expect(env).toContain('DEV="$DEV_TOKEN"\n');
+    expect(env).toMatch(/^ADMIN='adm-[\w-]+'$/m);
+    expect((await call(proxyUrl, 'GET', '/healthz')).status).toBe(200);
+    expect((await call(proxyUrl, 'GET', '/readyz')).status).toBe(200);
+    const groups = await call(proxyUrl, 'GET', `/iam/v1/groups?id=${org}`, { token: DEV_TOKEN });
     expect(groups.body.items[0]).toMatchObject({ id: org, name: 'demo-org' });
-    const v2 = await call(proxyUrl ?? '', 'GET', `/iam/v2beta1/groups/${org}`, { token: DEV_TOKEN });
+    const v2 = await call(proxyUrl, 'GET', `/iam/v2beta1/groups/${org}`, { token: DEV_TOKEN });
     expect(v2.body).toMatchObject({ uid: org, name: 'demo-org' });
     const exited = finish(child);
     child.kill('SIGTERM');
@@ -150,7 +189,7 @@ describe('cli', () => {
 
   it('with the example rollout file the demo routes by it; an ADMIN_TOKEN given is never printed, a generated one is', async () => {
     const ADMIN_TOKEN = 'operator-admin-token-0123';
-    const child = run([], { DEV_TOKEN, ROLLOUT_FILE: EXAMPLE_ROLLOUT, ADMIN_TOKEN });
+    const child = run(['demo'], { DEV_TOKEN, ROLLOUT_FILE: EXAMPLE_ROLLOUT, ADMIN_TOKEN });
     const lines = await banner(child, /^try: .*$/m);
     const text = lines.join('\n');
     expect(text).not.toContain(ADMIN_TOKEN);
@@ -176,7 +215,7 @@ describe('cli', () => {
     });
     child.kill('SIGTERM');
 
-    const generated = run([], {});
+    const generated = run(['demo'], {});
     const shown = (await banner(generated, /^try: .*$/m)).join('\n');
     // a generated dev token is shown, since the banner is the only way to learn it
     expect(shown).toMatch(/^dev token \(superuser on the emulator\): dev-[\w-]{32}$/m);

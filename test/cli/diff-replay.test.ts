@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProxy } from '../../src/commands/serve.js';
+import type { RunningDemo } from '../../src/commands/demo.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { call } from '../support/emulator-harness.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { startDemo } from '../support/proxy-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
@@ -30,12 +30,12 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
   const recording = join(dir, 'reads.jsonl');
   // the replays below read through the same proxy, which records them too: they replay a copy
   const frozen = join(dir, 'frozen.jsonl');
-  let proxy: RunningProxy;
+  let proxy: RunningDemo;
   let emu: RunningEmulator;
 
   beforeAll(async () => {
-    proxy = await startProxy({ RECORD_FILE: recording, DEV_TOKEN });
-    emu = proxy.emulator as RunningEmulator;
+    proxy = await startDemo({ RECORD_FILE: recording, DEV_TOKEN });
+    emu = proxy.emulator;
     const groups = await call(proxy.url, 'GET', '/iam/v2beta1/groups?page_size=2', { token: DEV_TOKEN });
     await call(proxy.url, 'GET', `/iam/v2beta1/groups?page_size=2&page_token=${groups.body.nextPageToken}`, { token: DEV_TOKEN });
     for (const g of groups.body.groups) await call(proxy.url, 'GET', `/iam/v2beta1/groups/${g.uid}`, { token: DEV_TOKEN });

@@ -2,10 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, resolveSettings } from '../../src/config/load-settings.js';
+import { loadEmulatorSettings, loadSettings, resolveSettings } from '../../src/config/load-settings.js';
+import { EmulatorSettingsSchema, ProxySettingsSchema } from '../../src/config/settings-schema.js';
 
 describe('settings', () => {
-  it('has the documented defaults', () => {
+  it('has the documented defaults, named in code as in the environment (V1_TIMEOUT_MS is v1TimeoutMs)', () => {
     const r = loadSettings({});
     expect(r).toEqual({
       ok: true,
@@ -22,7 +23,10 @@ describe('settings', () => {
         v1AttemptTimeoutMs: 600,
         v1Retries: 5,
         v1BreakerOpenMs: 250,
+        v1IssuerTimeoutMs: undefined,
+        v1IssuerAttemptTimeoutMs: undefined,
         redisUrl: undefined,
+        redisTimeoutMs: 500,
         v1MaxResponseBytes: 268_435_456,
         pageTokenSecret: undefined,
         listCacheTtlMs: 5_000,
@@ -31,7 +35,8 @@ describe('settings', () => {
         lookupCacheTtlMs: 5_000,
         metaStore: 'memory',
         v2BaseUrl: undefined,
-        v2TimeoutMs: 10_000,
+        v2TimeoutMs: undefined,
+        v2AttemptTimeoutMs: undefined,
         rolloutFile: undefined,
         adminToken: undefined,
         shadowMaxInflight: 32,
@@ -46,10 +51,42 @@ describe('settings', () => {
         http2MaxStreams: 100,
         shutdownDelayMs: 5_000,
         shutdownTimeoutMs: 25_000,
-        redisTimeoutMs: 500,
         logLevel: 'info',
-        sim: { host: '127.0.0.1', port: 0, v2: true, v2Port: 0, seedFile: undefined, devToken: undefined, trustedIssuers: [] },
       },
+    });
+    expect(loadEmulatorSettings({})).toEqual({
+      ok: true,
+      settings: {
+        simHost: '127.0.0.1',
+        simPort: 0,
+        simV2: true,
+        simV2Port: 0,
+        simSeed: undefined,
+        devToken: undefined,
+        simTrustedIssuers: [],
+        logLevel: 'info',
+        shutdownTimeoutMs: 25_000,
+      },
+    });
+  });
+
+  it('the native backend and the token issuer have timeouts of their own, the v1 ones unless set', () => {
+    const plain = loadSettings({ V1_TIMEOUT_MS: '4000', V1_ATTEMPT_TIMEOUT_MS: '300' });
+    if (!plain.ok) throw new Error(plain.error);
+    expect(resolveSettings(plain.settings, 'http://v1', 1)).toMatchObject({
+      v2TimeoutMs: 4000,
+      v2AttemptTimeoutMs: 300,
+      v1IssuerTimeoutMs: 4000,
+      v1IssuerAttemptTimeoutMs: 300,
+    });
+    const own = loadSettings({ V2_TIMEOUT_MS: '9000', V2_ATTEMPT_TIMEOUT_MS: '2000', V1_ISSUER_TIMEOUT_MS: '7000', V1_ISSUER_ATTEMPT_TIMEOUT_MS: '1500' });
+    if (!own.ok) throw new Error(own.error);
+    expect(resolveSettings(own.settings, 'http://v1', 1)).toMatchObject({
+      v1TimeoutMs: 10_000,
+      v2TimeoutMs: 9000,
+      v2AttemptTimeoutMs: 2000,
+      v1IssuerTimeoutMs: 7000,
+      v1IssuerAttemptTimeoutMs: 1500,
     });
   });
 
@@ -58,18 +95,16 @@ describe('settings', () => {
       V2_BASE_URL: 'http://v2.example/',
       ROLLOUT_FILE: 'rollout.yaml',
       ADMIN_TOKEN: 'a'.repeat(16),
-      SIM_V2: 'false',
-      SIM_V2_PORT: '9001',
     });
     if (!r.ok) throw new Error(r.error);
     expect(r.settings).toMatchObject({
       v2BaseUrl: 'http://v2.example',
       rolloutFile: 'rollout.yaml',
       adminToken: 'a'.repeat(16),
-      sim: { v2: false, v2Port: 9001 },
     });
+    expect(loadEmulatorSettings({ SIM_V2: 'false', SIM_V2_PORT: '9001' })).toMatchObject({ ok: true, settings: { simV2: false, simV2Port: 9001 } });
     expect(loadSettings({ ADMIN_TOKEN: 'short' })).toEqual({ ok: false, error: 'ADMIN_TOKEN: must be at least 16 characters' });
-    expect(loadSettings({ SIM_V2: 'maybe' })).toEqual({ ok: false, error: 'SIM_V2: must be true or false' });
+    expect(loadEmulatorSettings({ SIM_V2: 'maybe' })).toEqual({ ok: false, error: 'SIM_V2: must be true or false' });
     expect(loadSettings({ V2_BASE_URL: 'ftp://x' })).toEqual({ ok: false, error: 'V2_BASE_URL: must be an http(s) URL' });
     // a generated admin token is random; a given one is kept
     const resolved = resolveSettings(r.settings, 'http://v1', 1);
@@ -101,25 +136,35 @@ describe('settings', () => {
   });
 
   it('parses SIM_TRUSTED_ISSUERS as a comma-separated list of URLs', () => {
-    const r = loadSettings({ SIM_TRUSTED_ISSUERS: 'http://127.0.0.1:5556, https://token.actions.githubusercontent.com,' });
-    expect(r.ok && r.settings.sim.trustedIssuers).toEqual(['http://127.0.0.1:5556', 'https://token.actions.githubusercontent.com']);
+    const r = loadEmulatorSettings({ SIM_TRUSTED_ISSUERS: 'http://127.0.0.1:5556, https://token.actions.githubusercontent.com,' });
+    expect(r.ok && r.settings.simTrustedIssuers).toEqual(['http://127.0.0.1:5556', 'https://token.actions.githubusercontent.com']);
   });
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT: must be a port number (0-65535)'],
     [{ PORT: '65536' }, 'PORT: must be a port number (0-65535)'],
     [{ PORT: '80.5' }, 'PORT: must be a whole number'],
-    [{ SIM_PORT: '-1' }, 'SIM_PORT: must be a port number (0-65535)'],
     [{ V1_BASE_URL: 'ftp://x' }, 'V1_BASE_URL: must be an http(s) URL'],
     [{ V1_ISSUER_URL: 'not a url' }, 'V1_ISSUER_URL: must be an http(s) URL'],
     [{ PUBLIC_URL: 'x' }, 'PUBLIC_URL: must be an http(s) URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent'],
-    [{ DEV_TOKEN: 'short' }, 'DEV_TOKEN: must be at least 16 characters'],
-    [{ SIM_TRUSTED_ISSUERS: 'http://ok,nope' }, 'SIM_TRUSTED_ISSUERS: "nope" is not an http(s) URL'],
     [{ V1_TIMEOUT_MS: '0' }, 'V1_TIMEOUT_MS: must be at least 1'],
     [{ BODY_LIMIT: 'lots' }, 'BODY_LIMIT: must be a whole number'],
   ])('refuses %o with one line naming the variable and the rule', (env, message) => {
     expect(loadSettings(env)).toEqual({ ok: false, error: message });
+  });
+
+  it.each([
+    [{ SIM_PORT: '-1' }, 'SIM_PORT: must be a port number (0-65535)'],
+    [{ DEV_TOKEN: 'short' }, 'DEV_TOKEN: must be at least 16 characters'],
+    [{ SIM_TRUSTED_ISSUERS: 'http://ok,nope' }, 'SIM_TRUSTED_ISSUERS: "nope" is not an http(s) URL'],
+  ])("refuses the emulator's %o the same way", (env, message) => {
+    expect(loadEmulatorSettings(env)).toEqual({ ok: false, error: message });
+  });
+
+  it('keeps every setting to its own program: the proxy reads no SIM_*, the emulator none of the proxy', () => {
+    expect(Object.keys(ProxySettingsSchema.shape).filter((k) => k.startsWith('SIM_') || k === 'DEV_TOKEN')).toEqual([]);
+    expect(Object.keys(EmulatorSettingsSchema.shape).filter((k) => k.startsWith('V1_') || k.startsWith('V2_') || k === 'PORT')).toEqual([]);
   });
 
   it('names every invalid setting at once, cross-checks included, so one start finds them all', () => {

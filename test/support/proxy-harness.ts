@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
+import { demo, type RunningDemo } from '../../src/commands/demo.js';
 import { type RunningProxy, serve } from '../../src/commands/serve.js';
-import { loadSettings } from '../../src/config/load-settings.js';
+import { loadEmulatorSettings, loadSettings } from '../../src/config/load-settings.js';
 import type { Settings } from '../../src/config/settings-schema.js';
 import { type EmulatorHarness, startHarness } from './emulator-harness.js';
 
@@ -25,6 +26,13 @@ export class LogCapture extends Writable {
 
 export async function startProxy(env: Record<string, string>, logs?: LogCapture): Promise<RunningProxy> {
   return serve(settingsFrom(env), logs ? { logStream: logs } : {});
+}
+
+/** `v2proxy demo` in this process: the proxy on the embedded emulator, as the CLI reads this environment. */
+export async function startDemo(env: Record<string, string>): Promise<RunningDemo> {
+  const emulator = loadEmulatorSettings({ LOG_LEVEL: 'silent', ...env });
+  if (!emulator.ok) throw new Error(emulator.error);
+  return demo(settingsFrom(env), emulator.settings);
 }
 
 export interface ProxyOnEmulator {

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProxy } from '../../src/commands/serve.js';
+import type { RunningDemo } from '../../src/commands/demo.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { type Answer, call } from '../support/emulator-harness.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { startDemo } from '../support/proxy-harness.js';
 
 const ADMIN = 'admin-token-for-shadow-tests';
 const TIMES = 'ignore: [createTime, updateTime, "groups[].createTime", "groups[].updateTime"]';
@@ -20,10 +20,10 @@ function rolloutFile(yaml: string): string {
 }
 
 /** The embedded demo (emulator in-process, its native v2 surface as the native backend) with a rollout file. */
-async function demo(yaml: string, env: Record<string, string> = {}): Promise<{ proxy: RunningProxy; emu: RunningEmulator; file: string }> {
+async function demo(yaml: string, env: Record<string, string> = {}): Promise<{ proxy: RunningDemo; emu: RunningEmulator; file: string }> {
   const file = rolloutFile(yaml);
-  const proxy = await startProxy({ ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, DEV_TOKEN, ...env });
-  return { proxy, emu: proxy.emulator as RunningEmulator, file };
+  const proxy = await startDemo({ ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, DEV_TOKEN, ...env });
+  return { proxy, emu: proxy.emulator, file };
 }
 
 const get = (base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> => call(base, 'GET', path, { token: DEV_TOKEN, headers });
