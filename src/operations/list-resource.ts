@@ -72,7 +72,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
           : 'page_token is not a token this proxy issued, or it was altered',
       );
     }
-    // An expired token restarts from the first page, as the spec says: no error.
+    // An expired token restarts from the first page, as v2 defines it: no error.
     if (!('expired' in opened)) after = opened.position.after as KeyValue[];
   }
 

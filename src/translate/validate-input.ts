@@ -29,7 +29,7 @@ function isEmpty(v: unknown): boolean {
 
 /**
  * The violations of a create body (keys already normalized) against the resource's writable fields: required, type, pattern
- * and enum checks. Returns every violation (the spec wants all failed fields named), never throws.
+ * and enum checks. Returns every violation (v2 names every failed field), never throws.
  */
 export function validateInput(body: Json, resource: CompiledResource): FieldViolation[] {
   const violations: FieldViolation[] = [];
@@ -38,7 +38,7 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
     const v = body[name];
     const ruleText = rule.rule ? RULES[rule.rule] : undefined;
     if (isEmpty(v)) {
-      // A missing name reads as the pattern it fails (the spec's own example); anything else is "required".
+      // A missing name reads as the pattern it fails (as v2's own example does); anything else is "required".
       if (rule.required) violations.push({ field: name, description: rule.rule === 'name' && ruleText ? `${name} ${ruleText.text}` : `${name} is required` });
       continue;
     }

@@ -59,9 +59,9 @@ describe('the emulator serves v2beta1 natively, over the same store as v1', () =
     expect(after.body).toMatchObject({ description: 'changed over v1', createTime: '2026-06-01T10:00:01.000Z', updateTime: '2026-06-01T10:00:05.000Z' });
   });
 
-  it("runs the spec's access-setup flow as tenant A's owner, with the same case suite as the proxy", async () => {
+  it("runs the access-setup flow as tenant A's owner, with the same case suite as the proxy", async () => {
     await accessSetupFlow((method, path, body) => v2(method, path, TOKENS.alice, body));
-    // step 3 with the spec's advice to combine name and uidp.descendants_of finds the managed role too
+    // step 3 with v2's advice to combine name and uidp.descendants_of finds the managed role too
     const roles = await v2('GET', `/iam/v2beta1/roles?uidp.descendants_of=${A}&name=viewer`, TOKENS.alice);
     expect(roles.body.roles.map((r: { name: string }) => r.name)).toEqual(['viewer']);
   });
@@ -117,7 +117,7 @@ describe('the emulator serves v2beta1 natively, over the same store as v1', () =
     expect((await v2('GET', '/iam/v2beta1/roleBindings?name=x')).body.message).toBe('Invalid argument: name: roleBindings have no name to filter on');
   });
 
-  it('answers the spec errors: a bad group create names every failed field; a group with child repos is not deleted', async () => {
+  it('answers the documented v2 errors: a bad group create names every failed field; a group with child repos is not deleted', async () => {
     expect((await v2('POST', `/iam/v2beta1/groups/${A}`, DEV_TOKEN, {})).body).toEqual(
       aipError(3, 'Invalid argument: name: is required', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
         badRequest([{ field: 'name', description: 'is required' }]),

@@ -93,7 +93,7 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     const unmasked = await call(groups, 'UpdateGroup', { group: { uid: group.uid, name: 'grpc-team-2' } });
     expect(unmasked).toMatchObject({ name: 'grpc-team-2', description: 'renamed' });
 
-    // cleanup in the spec's order: binding, identity, group
+    // cleanup in the flow's order: binding, identity, group
     await call(bindings, 'DeleteRoleBinding', { uid: binding.uid });
     await expect(call(bindings, 'GetRoleBinding', { uid: binding.uid })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
     await call(client(iam.IdentitiesService), 'DeleteIdentity', { uid: identity.uid });
@@ -121,7 +121,7 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     expect(seen.sort()).toEqual(rest.groups.map((g) => g.uid).sort());
   });
 
-  it("the spec's two errors: code, the REST message, and ErrorInfo + BadRequest / PreconditionFailure in grpc-status-details-bin", async () => {
+  it("v2's two documented errors: code, the REST message, and ErrorInfo + BadRequest / PreconditionFailure in grpc-status-details-bin", async () => {
     const groups = client(iam.GroupsService);
     const invalid = (await call(groups, 'CreateGroup', { parent: A, group: { name: 'NOT VALID' } }).catch((e) => e)) as grpc.ServiceError;
     expect(invalid.code).toBe(grpc.status.INVALID_ARGUMENT);

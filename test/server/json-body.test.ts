@@ -48,7 +48,7 @@ describe('hostile and empty bodies through the proxy', () => {
     expect(atLimit.status).toBe(200);
   });
 
-  it('an empty JSON body on create names the missing field, as the spec says', async () => {
+  it('an empty JSON body on create names the missing field, as v2 defines it', async () => {
     const res = await call(env.proxy.url, 'POST', `/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN, raw: '', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^Invalid argument: name: /);

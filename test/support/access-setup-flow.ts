@@ -7,7 +7,7 @@ import { anyTime, TIME_PATTERN } from './matchers.js';
 export type V2Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
 
 /**
- * The spec's access-setup flow and its cleanup order, as the owner of tenant A (not a superuser),
+ * The access-setup flow and its cleanup order, as the owner of tenant A (not a superuser),
  * every answer checked field by field. One case suite, run against every implementation of v2:
  * the proxy's translation path and the emulator's native surface.
  */
@@ -89,7 +89,7 @@ export async function accessSetupFlow(v2: V2Call): Promise<void> {
   expect(listed.body).toEqual({ roleBindings: [binding.body], nextPageToken: '', totalCount: '1', skipped: 0 });
   expect(binding.body.createTime).toMatch(TIME_PATTERN);
 
-  // cleanup in the spec's order: binding, identity, group
+  // cleanup in the flow's order: binding, identity, group
   expect(await v2('DELETE', `/iam/v2beta1/roleBindings/${R}`)).toMatchObject({ status: 200, body: {} });
   expect(await v2('DELETE', `/iam/v2beta1/identities/${I}`)).toMatchObject({ status: 200, body: {} });
   expect(await v2('DELETE', `/iam/v2beta1/groups/${G}`)).toMatchObject({ status: 200, body: {} });

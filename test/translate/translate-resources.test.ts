@@ -91,7 +91,7 @@ describe('v1 → v2 and back, per resource', () => {
     });
   });
 
-  it('role bindings: the partly hydrated v1 item becomes the spec shape; create takes two uids', () => {
+  it('role bindings: the partly hydrated v1 item becomes the v2 shape; create takes two uids', () => {
     const v1 = {
       id: 'g/b',
       group: { id: 'g', name: 'grp', description: 'gd', resourceLimits: {}, verified: false },

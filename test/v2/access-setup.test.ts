@@ -11,7 +11,7 @@ describe('access-setup flow end to end through the proxy', () => {
   });
   afterAll(() => env.close());
 
-  it("finds the built-in role by name within the group's subtree, as the spec's step 3 advises", async () => {
+  it("finds the built-in role by name within the group's subtree, as the flow's step 3 advises", async () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const scoped = await call(env.proxy.url, 'GET', `/iam/v2beta1/roles?uidp.descendants_of=${A}&name=viewer`, { token: TOKENS.alice });
     expect(scoped.status).toBe(200);

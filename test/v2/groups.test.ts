@@ -49,7 +49,7 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     );
   });
 
-  it('Create with {} answers exactly the spec error, before anything reaches v1', async () => {
+  it('Create with {} answers exactly the documented v2 error, before anything reaches v1', async () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const res = await v2('POST', `/iam/v2beta1/groups/${A}`, { body: {} });
     expect(res.status).toBe(400);
@@ -98,7 +98,7 @@ describe('v2 groups through the proxy (emulator on loopback)', () => {
     preconditionFailure([{ type: 'RESOURCE_NOT_EMPTY', description: 'cannot delete group with child repos' }]),
   ]);
 
-  it('Deleting a group with child repos answers exactly the spec error, checked before the v1 DELETE', async () => {
+  it('Deleting a group with child repos answers exactly the documented v2 error, checked before the v1 DELETE', async () => {
     await call(env.h.url, 'POST', '/__emulator/stats/reset');
     const res = await v2('DELETE', `/iam/v2beta1/groups/${A}`);
     expect(res.status).toBe(400);

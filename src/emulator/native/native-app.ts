@@ -50,7 +50,7 @@ function toApiError(err: unknown): ApiError {
 }
 
 /**
- * The emulator's native v2beta1 REST surface: a second implementation of the spec, written from the
+ * The emulator's native v2beta1 REST surface: a second implementation of the v2beta1 API, written from the
  * v2 facts over the same store, tokens and scoping as v1 (it shares nothing with the proxy's
  * translation code). Real times, native cursors, field-mask PATCH, hydrated role bindings, AIP-193.
  */
