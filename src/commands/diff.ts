@@ -9,10 +9,13 @@ import { type ReplayRead, replayReads } from '../shadow/replay-reads.js';
 export const DIFF_USAGE = `Usage: v2proxy diff --requests <file.jsonl> --a <url> --b <url> --token <t> [--token-b <t>]
                     [--report <out.html>] [--json <out.json>] [--fail-over <percent>]
                     [--max-errors <percent>] [--concurrency <n>] [--noise <percent>]
+                    [--ignore <field path>]... [--header '<name>: <value>']...
 
 Replays the reads recorded by RECORD_FILE against A and B, compares the answers as the live shadow
-does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary, writes the
-report, and exits
+does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary and writes
+the report. --ignore leaves a field path out of every comparison, as a rollout route's ignore does
+(createTime, groups[].createTime); --header goes to both sides with every read (say,
+'x-v2proxy-backend: translate' when A is a proxy with a rollout file). Exit codes:
   0  when the share of compared reads with a reported difference is at most --fail-over (default 0)
   1  when it is above
   2  on bad usage (or a record file that cannot be read)
@@ -43,6 +46,25 @@ function url(value: string | undefined, name: string): string {
   if (value === undefined) throw new UsageError(`--${name} is required`);
   if (!/^https?:\/\/[^\s/]+/.test(value)) throw new UsageError(`--${name} must be an http(s) URL`);
   return value.replace(/\/+$/, '');
+}
+
+// what a read carries itself, or what would let the replay speak for someone else
+const OWN_HEADERS = new Set(['authorization', 'x-request-id', 'accept', 'host', 'content-length']);
+
+/** `--header 'name: value'` options as a header record. */
+function headers(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    const name = value.slice(0, colon).trim().toLowerCase();
+    if (colon <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name)) throw new UsageError(`--header must be 'name: value', not ${JSON.stringify(value)}`);
+    if (OWN_HEADERS.has(name)) throw new UsageError(`--header cannot set ${name} (the replay sets it)`);
+    const text = value.slice(colon + 1).trim();
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) throw new UsageError(`--header ${name}: the value holds a control character`);
+    out[name] = text;
+  }
+  return out;
 }
 
 /** The recorded reads of a RECORD_FILE that name a v2 List or Get; other lines are counted as ignored. */
@@ -122,6 +144,8 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
         'max-errors': { type: 'string' },
         concurrency: { type: 'string' },
         noise: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        header: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -135,6 +159,8 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     maxErrors: number;
     concurrency: number;
     noise: number;
+    ignore: string[];
+    headers: Record<string, string>;
   };
   try {
     opts = parse();
@@ -154,6 +180,8 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       maxErrors: number(opts['max-errors'], 'max-errors', 0, 100, 0),
       concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
       noise: number(opts.noise, 'noise', 0, 100, 0),
+      ignore: opts.ignore ?? [],
+      headers: headers(opts.header ?? []),
     };
   } catch (err) {
     io.stderr(`v2proxy diff: ${(err as Error).message}\n\n${DIFF_USAGE}`);
@@ -180,6 +208,8 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     b: { url: settings.b, token: settings.tokenB },
     concurrency: settings.concurrency,
     noisePercent: settings.noise,
+    ignore: settings.ignore,
+    headers: settings.headers,
     progress: (done, total) => {
       const tenth = Math.floor((10 * done) / total);
       if (io.tty) io.stderr(`\r${done}/${total}${done === total ? '\n' : ''}`);

@@ -37,9 +37,9 @@ function failureOf(answer: ComparedAnswer | undefined): string | undefined {
 
 const TIMEOUT_MS = 30_000;
 
-async function read(target: ReplayTarget, url: string, requestId: string): Promise<ComparedAnswer> {
+async function read(target: ReplayTarget, url: string, requestId: string, headers: Readonly<Record<string, string>>): Promise<ComparedAnswer> {
   const res = await fetch(`${target.url}${url}`, {
-    headers: { authorization: `Bearer ${target.token}`, 'x-request-id': requestId, accept: 'application/json' },
+    headers: { ...headers, authorization: `Bearer ${target.token}`, 'x-request-id': requestId, accept: 'application/json' },
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   return { status: res.status, body: answerBody(await res.text()) };
@@ -56,6 +56,10 @@ export async function replayReads(
     b: ReplayTarget;
     concurrency: number;
     noisePercent: number;
+    /** field paths left out of every comparison (as a rollout route's `ignore`) */
+    ignore?: readonly string[];
+    /** sent with every read to both sides (say, `x-v2proxy-backend: translate` to a proxy) */
+    headers?: Readonly<Record<string, string>>;
     sampleValues?: boolean;
     random?: () => number;
     progress?: (done: number, total: number) => void;
@@ -73,7 +77,8 @@ export async function replayReads(
   const count = (side: Record<string, number>, why: string | undefined) => {
     if (why !== undefined) side[why] = (side[why] ?? 0) + 1;
   };
-  const attempt = (target: ReplayTarget, r: ReplayRead) => read(target, r.url, r.requestId).catch(() => undefined);
+  const ignore = opts.ignore ?? [];
+  const attempt = (target: ReplayTarget, r: ReplayRead) => read(target, r.url, r.requestId, opts.headers ?? {}).catch(() => undefined);
   const worker = async () => {
     for (;;) {
       const index = next;
@@ -94,9 +99,9 @@ export async function replayReads(
           count(failures.b, whyB);
           book.error(r.resource, r.operation);
         } else {
-          if (again && failureOf(again) === undefined) book.noise(r.resource, r.operation, compareAnswers(a, again));
+          if (again && failureOf(again) === undefined) book.noise(r.resource, r.operation, compareAnswers(a, again, ignore));
           compared += 1;
-          if (book.compared(r.resource, r.operation, DEFAULT_THRESHOLDS, { requestId: r.requestId, url: r.url }, compareAnswers(a, b))) differed += 1;
+          if (book.compared(r.resource, r.operation, DEFAULT_THRESHOLDS, { requestId: r.requestId, url: r.url }, compareAnswers(a, b, ignore))) differed += 1;
         }
       }
       done += 1;

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +125,11 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
       expect(get.fields.find((f: { path: string }) => f.path === 'description')).toMatchObject({ kind: 'value', differences: 2, reported: true });
       const lenient = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--fail-over', '50']);
       expect(lenient.code).toBe(0);
+      // the fields that differ by design (or by the planted fault) left out: nothing is reported
+      const ignoring = ['description', 'createTime', 'updateTime'].flatMap((f) => ['--ignore', f, '--ignore', `groups[].${f}`]);
+      const ignored = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, ...ignoring]);
+      expect(ignored.stdout).toContain('0 of 7 compared reads (0.00 %) show a reported difference');
+      expect(ignored.code).toBe(0);
     } finally {
       await call(emu.url, 'DELETE', '/__emulator/faults', { token: DEV_TOKEN });
     }
@@ -162,6 +169,47 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     }
   });
 
+  it('sends each --header to both sides with every read, beside its own authorization', async () => {
+    // two plain servers that note what each read carried
+    const heard: Record<string, string | string[] | undefined>[] = [];
+    const servers = [0, 1].map(() =>
+      createServer((req, res) => {
+        heard.push(req.headers);
+        res.setHeader('content-type', 'application/json');
+        res.end('{"uid":"x"}');
+      }),
+    );
+    try {
+      const urls = await Promise.all(
+        servers.map(
+          (srv) => new Promise<string>((resolve) => srv.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(srv.address() as AddressInfo).port}`))),
+        ),
+      );
+      const one = join(dir, 'one.jsonl');
+      writeFileSync(one, `${JSON.stringify({ method: 'GET', url: '/iam/v2beta1/groups/abc', status: 200, requestId: 'r1' })}\n`);
+      const run = await diffCli([
+        '--requests',
+        one,
+        '--a',
+        urls[0] as string,
+        '--b',
+        urls[1] as string,
+        '--token',
+        't',
+        '--header',
+        'X-V2proxy-Backend: translate',
+        '--header',
+        'x-tenant:  blue ',
+      ]);
+      expect(run.stdout).toContain('0 of 1 compared reads');
+      expect(run.code).toBe(0);
+      expect(heard).toHaveLength(2);
+      for (const h of heard) expect(h).toMatchObject({ 'x-v2proxy-backend': 'translate', 'x-tenant': 'blue', authorization: 'Bearer t', 'x-request-id': 'r1' });
+    } finally {
+      for (const srv of servers) srv.close();
+    }
+  });
+
   it('exits 2 on bad usage', async () => {
     const cases = [
       [],
@@ -171,6 +219,9 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
       ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--max-errors', 'some'],
       ['--requests', join(dir, 'missing.jsonl'), '--a', proxy.url, '--b', proxy.url, '--token', 't'],
       ['--colour', 'red'],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--header', 'no-colon'],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--header', 'authorization: Bearer other'],
+      ['--requests', recording, '--a', proxy.url, '--b', proxy.url, '--token', 't', '--header', 'x-a: b\r\nx-b: c'],
     ];
     const runs = await Promise.all(cases.map((args) => diffCli(args)));
     runs.forEach((run, i) => {
