@@ -140,24 +140,12 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
       },
       endingUnreadStreams(handler, drainLimits(opts)),
     );
-    Object.assign(secure, {
-      headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
-      requestTimeout: opts.requestTimeoutMs,
-      keepAliveTimeout: opts.idleTimeoutMs,
-      connectionsCheckingInterval: checkingInterval(opts),
-    });
+    Object.assign(secure, http1Timeouts(opts), { keepAliveTimeout: opts.idleTimeoutMs });
     connections.watch(secure, opts);
     secure.on('session', (session) => connections.session(session, opts));
     return secure;
   }
-  const h1 = http.createServer(
-    {
-      headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
-      requestTimeout: opts.requestTimeoutMs,
-      connectionsCheckingInterval: checkingInterval(opts),
-    },
-    handler,
-  );
+  const h1 = http.createServer(http1Timeouts(opts), handler);
   h1.keepAliveTimeout = opts.idleTimeoutMs;
   // Closing the listener would also close the kept-alive connections idle at that moment (Node does
   // so in close()), racing their clients' next request: instead they stay, their next answer says
@@ -203,7 +191,11 @@ function drainLimits(opts: DualServerOptions): { drainBytes: number; drainMs: nu
   return { drainBytes: 2 * opts.bodyLimit + 64 * 1024, drainMs: Math.min(opts.requestTimeoutMs, DRAIN_MS) };
 }
 
-/** How often Node checks open HTTP/1.1 requests against their timeouts. */
-function checkingInterval(opts: DualServerOptions): number {
-  return Math.max(50, Math.min(1000, Math.floor(opts.headersTimeoutMs / 4)));
+/** The HTTP/1.1 timeouts, cleartext or over TLS; Node checks open requests against them every interval. */
+function http1Timeouts(opts: DualServerOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  return {
+    headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
+    requestTimeout: opts.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(opts.headersTimeoutMs / 4))),
+  };
 }
