@@ -147,6 +147,7 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
     reply.header(BACKEND_HEADER, 'translate');
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
+    const origin = originOf(req, routing.lifecycle.requestSignal(reply.raw));
     const name = route.resource.mapping.resource;
     const operation = route.kind === 'verb' ? undefined : operationOf(route.kind, route.kind === 'collection' ? '' : route.uid, req.method);
     if (operation !== undefined) {
@@ -155,11 +156,9 @@ export function registerV2Routes(app: FastifyInstance, table: RouteTable, v1: V1
       served.set(req, { resource: name, operation, backend: decision.backend });
       reply.header(BACKEND_HEADER, decision.backend);
       planShadow(req, name, decision, operation, token !== undefined);
-      if (decision.backend === 'native' && routing.native) {
-        return serveNative(req, reply, originOf(req, routing.lifecycle.requestSignal(reply.raw)), routing.native, routing, decision.route);
-      }
+      if (decision.backend === 'native' && routing.native) return serveNative(req, reply, origin, routing.native, routing, decision.route);
     }
-    const answer = await translated(req, route, originOf(req, routing.lifecycle.requestSignal(reply.raw)));
+    const answer = await translated(req, route, origin);
     if (!(answer instanceof JsonText)) return answer;
     reply.type('application/json; charset=utf-8');
     return answer.text;
