@@ -14,6 +14,7 @@ import { loadMappings } from '../../src/mapping/load-mappings.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const page = (name: string) => readFileSync(join(ROOT, name), 'utf8');
+const DOCS = readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`);
 
 /** The names in the first column of a settings table. */
 const namesIn = (table: string) => [...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
@@ -43,7 +44,7 @@ describe('docs/configuration.md and the settings schemas', () => {
     const known = new Set([...describeSettings(ProxySettingsSchema), ...describeSettings(EmulatorSettingsSchema)].map((s) => s.name));
     // names that look like settings but are not: error names, variables of .demo.env and of the tests
     const others = new Set([...Object.keys(ERRORS), ...Object.keys(GrpcCode), 'ENHANCE_YOUR_CALM', 'PROXY_HOST', 'CHROMIUM_PATH', 'FUZZ_SEED', 'FUZZ_RUNS']);
-    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+    const pages = ['README.md', ...DOCS];
     const unknown = pages.flatMap((p) =>
       [...page(p).matchAll(/`([A-Z][A-Z0-9]*_[A-Z0-9_]+)(?:=[^`]*)?`/g)]
         .map((m) => m[1] as string)
@@ -94,7 +95,7 @@ describe('docs/benchmarks.md', () => {
 });
 
 describe('links', () => {
-  const pages = ['README.md', 'mappings/README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+  const pages = ['README.md', 'mappings/README.md', ...DOCS];
 
   it.each(pages)('every relative link of %s names a file of the repository', (name) => {
     const broken = [...page(name).matchAll(/\]\(([^)\s]+)\)/g)]
@@ -106,7 +107,7 @@ describe('links', () => {
 
   it('README links every page of docs/', () => {
     const readme = page('README.md');
-    for (const f of readdirSync(join(ROOT, 'docs'))) expect(readme).toContain(`(docs/${f})`);
+    for (const doc of DOCS) expect(readme).toContain(`(${doc})`);
   });
 });
 
