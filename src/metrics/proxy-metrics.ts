@@ -8,21 +8,15 @@ export class ProxyMetrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'v2proxy_requests_total',
-    help: 'v2 requests served, by resource, operation, backend and HTTP status',
-    labelNames: ['resource', 'operation', 'backend', 'status'] as const,
+    help: 'v2 requests served, by front door (rest, grpc), resource, operation, backend and HTTP status (for gRPC, the status its code stands for)',
+    labelNames: ['protocol', 'resource', 'operation', 'backend', 'status'] as const,
     registers: [this.registry],
   });
   readonly duration = new Histogram({
     name: 'v2proxy_request_duration_seconds',
-    help: 'time to serve a v2 request, by resource, operation and backend',
-    labelNames: ['resource', 'operation', 'backend'] as const,
+    help: 'time to serve a v2 request, by front door, resource, operation and backend',
+    labelNames: ['protocol', 'resource', 'operation', 'backend'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  readonly grpc = new Counter({
-    name: 'v2proxy_grpc_requests_total',
-    help: 'gRPC, gRPC-Web and Connect calls answered, by service, method and gRPC status code (always translated)',
-    labelNames: ['service', 'method', 'code'] as const,
     registers: [this.registry],
   });
   readonly upstream = new Counter({
@@ -57,7 +51,7 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
-  // the labelled series of each (resource, operation, backend[, status]), found once: prom-client
+  // the labelled series of each (protocol, resource, operation, backend[, status]), found once: prom-client
   // hashes a label object on every call otherwise
   private readonly series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
 
@@ -77,11 +71,11 @@ export class ProxyMetrics {
   }
 
   /** One v2 request answered: counted by status, timed. */
-  served(s: { resource: string; operation: string; backend: string }, status: number, seconds: number): void {
-    const key = `${s.resource}|${s.operation}|${s.backend}|${status}`;
+  served(protocol: string, resource: string, operation: string, backend: string, status: number, seconds: number): void {
+    const key = `${protocol}|${resource}|${operation}|${backend}|${status}`;
     let one = this.series.get(key);
     if (!one) {
-      const labels = { resource: s.resource, operation: s.operation, backend: s.backend };
+      const labels = { protocol, resource, operation, backend };
       one = { count: this.requests.labels({ ...labels, status: String(status) }), time: this.duration.labels(labels) };
       this.series.set(key, one);
     }

@@ -19,7 +19,8 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 export async function idempotentCreate(
   ctx: OperationContext,
   key: string | string[] | undefined,
-  request: { url: string; body: unknown },
+  /** the request, the same whichever door it came by (a create retried through the other door is the same create) */
+  request: string,
   create: () => Promise<Json>,
 ): Promise<Json> {
   if (key === undefined) return create();
@@ -28,9 +29,7 @@ export async function idempotentCreate(
   }
   const store = ctx.idempotency;
   const id = createHash('sha256').update(`${ctx.caller}\0${ctx.resource.mapping.resource}\0${key}`).digest('base64url');
-  const hash = createHash('sha256')
-    .update(`${request.url}\0${JSON.stringify(request.body ?? null)}`)
-    .digest('base64url');
+  const hash = createHash('sha256').update(request).digest('base64url');
   const until = Date.now() + WAIT_MS;
   let pause = 5;
   for (;;) {

@@ -46,10 +46,12 @@ import { noRoute } from './no-route.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
-import { toApiError } from './to-api-error.js';
+import { toApiError } from '../errors/to-api-error.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
-import { registerV2Routes, servedBy } from './v2-routes.js';
+import { registerV2Routes } from './v2-routes.js';
+import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
+import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -225,11 +227,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         })
       : undefined;
   if (opts.watchRollout !== false) rollout.watch();
-  app.addHook('onResponse', (req, reply, done) => {
-    const s = servedBy(req);
-    if (s) metrics.served(s, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
   const diffs = new DiffBook({ sampleValues: settings.diffSampleValues });
   const shadow = native
     ? new ShadowRunner({
@@ -268,19 +265,31 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     now: opts.now ?? Date.now,
     warn: (message, err) => app.log.warn({ err }, message),
   };
-  registerV2Routes(app, new RouteTable(resources), v1Client, services, {
+  // one pipeline, two front doors: REST, and gRPC (with gRPC-Web and Connect)
+  const pipeline = new ExchangePipeline({
+    v1: v1Client,
+    services,
     rollout,
-    native,
+    native: native !== undefined,
     issuedHere: (token) => lists.tokens.issued(token),
     shadow,
     record,
-    lifecycle,
+    metrics,
+    shutdownSignal: lifecycle.shutdownSignal,
     ...(opts.random ? { random: opts.random } : {}),
   });
-  // gRPC, gRPC-Web and Connect: one front door more to the same operations
+  registerV2Routes(app, new RouteTable(resources), pipeline, native, lifecycle);
+  const nativeGrpc = settings.v2BaseUrl
+    ? new NativeGrpcClient(settings.v2BaseUrl, {
+        timeoutMs: settings.v2TimeoutMs,
+        maxResponseBytes: settings.v1MaxResponseBytes,
+        observe: metrics.upstreamObserver('v2'),
+      })
+    : undefined;
+  app.addHook('onClose', async () => nativeGrpc?.close());
   await registerConnectRoutes(app, {
     routes: (router) => {
-      grpcRoutes({ resources: services.resources, v1: v1Client, services, metrics })(router);
+      grpcRoutes({ resources: services.resources, pipeline, native: nativeGrpc })(router);
       reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
     },
     contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),

@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { Server, Socket } from 'node:net';
-import { Duplex } from 'node:stream';
+import { opensHttp2, replaying } from '../net/first-bytes.js';
 import type { Handler, OpenConnections } from './open-connections.js';
-
-// the first bytes an HTTP/2 client with prior knowledge sends (RFC 9113, section 3.4)
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
 // an answer without trailers has the rest of its request dropped this long after it finished
 const UNREAD_GRACE_MS = 1_000;
@@ -32,34 +29,6 @@ export interface DualServerOptions {
   bodyLimit: number;
   /** TLS_CERT_FILE and TLS_KEY_FILE: TLS with ALPN offering h2 and http/1.1 */
   tls?: { certFile: string; keyFile: string } | undefined;
-}
-
-/** The socket as a stream that first yields `first` (already read from it), then the rest. */
-function replaying(socket: Socket, first: Buffer): Duplex {
-  const stream = new Duplex({
-    read() {
-      socket.resume();
-    },
-    write(chunk: Buffer, _encoding, callback) {
-      socket.write(chunk, callback);
-    },
-    final(callback) {
-      socket.end(callback);
-    },
-    destroy(err, callback) {
-      socket.destroy(err ?? undefined);
-      callback(err);
-    },
-  });
-  Object.assign(stream, { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, remoteFamily: socket.remoteFamily });
-  stream.push(first);
-  socket.on('data', (chunk: Buffer) => {
-    if (!stream.push(chunk)) socket.pause();
-  });
-  socket.once('end', () => stream.push(null));
-  socket.once('close', () => stream.destroy());
-  socket.on('error', (err) => stream.destroy(err));
-  return stream;
 }
 
 /**
@@ -171,8 +140,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
       socket.off('end', gone);
       socket.off('error', gone);
       socket.pause();
-      const n = Math.min(first.length, PREFACE.length);
-      if (n >= 3 && PREFACE.subarray(0, n).equals(first.subarray(0, n))) {
+      if (opensHttp2(first)) {
         // the HTTP/2 session reads its socket's handle directly, past bytes already read: it gets a
         // stream that starts with them instead
         h2.emit('connection', replaying(socket, first));

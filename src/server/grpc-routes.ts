@@ -1,6 +1,9 @@
-import { type DescMessage, type DescMethod, type DescService, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
-import { type ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
+import { type DescMessage, type DescMethod, type DescMethodUnary, type DescService, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
+import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
+import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
+import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
+import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
 import { GroupsService } from '../gen/chainguard/platform/iam/v2beta1/groups_pb.js';
@@ -14,21 +17,14 @@ import { AdvisoriesService } from '../gen/chainguard/platform/vulnerabilities/v2
 import type { Json } from '../json/json-path.js';
 import { queryFromMessage } from '../list/query-from-message.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
-import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
-import { createResource } from '../operations/create-resource.js';
-import { deleteResource } from '../operations/delete-resource.js';
-import { getResource } from '../operations/get-resource.js';
-import { idempotentCreate } from '../operations/idempotent-create.js';
-import { listResource } from '../operations/list-resource.js';
 import { jsonValueOf } from '../json/json-text.js';
-import { type AppServices, type OperationContext, operationContext } from '../operations/operation-context.js';
+import type { RawQuery } from '../list/query-params.js';
+import type { Operation } from '../rollout/rollout-config.js';
+import { type NativeGrpcAnswer, NativeGrpcClient } from '../upstream/native-grpc-client.js';
 import { traceContextOf } from '../upstream/trace-context.js';
-import { updateResource } from '../operations/update-resource.js';
-import type { V1Client } from '../upstream/v1-client.js';
 import { grpcErrorOf } from './grpc-error.js';
-import { requireUid } from './require-uid.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-import { toApiError } from './to-api-error.js';
+import { toApiError } from '../errors/to-api-error.js';
 
 /** The ten v2beta1 services, each with the resource (mapping) it serves. */
 export const GRPC_SERVICES: readonly [DescService, string][] = [
@@ -63,44 +59,133 @@ function resourceField(input: DescMessage, resource: DescMessage): string | unde
   return input.fields.find((f) => f.message?.typeName === resource.typeName)?.jsonName;
 }
 
+/** A gRPC call as it goes to the native backend: the method and the caller's message. */
+interface GrpcWire {
+  method: DescMethodUnary;
+  message: Message;
+}
+
+const VERB: Record<string, Operation> = { Get: 'get', List: 'list', Create: 'create', Update: 'update', Delete: 'delete' };
+
+/** A request message (as proto JSON) as the inputs of its operation. */
+function inputsOf(method: DescMethod, operation: Operation, json: Json): Pick<Exchange, 'input' | 'pageToken'> {
+  switch (operation) {
+    case 'list':
+      return {
+        input: { uid: '', uidField: 'uid', body: undefined, query: queryFromMessage(json as JsonValue) },
+        pageToken: (json.pageToken as string | undefined) || undefined,
+      };
+    case 'create': {
+      const field = resourceField(method.input, method.output) as string;
+      return {
+        input: { uid: typeof json.parent === 'string' ? json.parent : '', uidField: 'parent', body: json[field] ?? {}, query: {} },
+        pageToken: undefined,
+      };
+    }
+    case 'update': {
+      const field = resourceField(method.input, method.output) as string;
+      const { uid, ...body } = (json[field] ?? {}) as Json;
+      // no mask: the fields set in the message (proto JSON leaves out the unset ones)
+      const mask = typeof json.updateMask === 'string' ? json.updateMask : '';
+      const query: RawQuery = mask === '' ? {} : { update_mask: mask };
+      return { input: { uid: typeof uid === 'string' ? uid : '', uidField: `${field}.uid`, body, query }, pageToken: undefined };
+    }
+    default:
+      return { input: { uid: typeof json.uid === 'string' ? json.uid : '', uidField: 'uid', body: undefined, query: {} }, pageToken: undefined };
+  }
+}
+
+/** The REST form of a call (what the record file keeps and a replay reads). */
+function restUrlOf(resource: CompiledResource, ex: Pick<Exchange, 'operation' | 'input'>): string {
+  const base = restPathOf(resource);
+  if (ex.operation !== 'list') return ex.input.uid === '' ? base : `${base}/${ex.input.uid}`;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(ex.input.query)) for (const one of Array.isArray(value) ? value : [value ?? '']) params.append(key, one);
+  const query = params.toString();
+  return query === '' ? base : `${base}?${query}`;
+}
+
+/** A gRPC answer as the shadow compares it: proto JSON of the message, or the status's code and text. */
+function comparableGrpc(ex: Exchange<GrpcWire>, answer: Served<NativeGrpcAnswer> | ApiError) {
+  const output = ex.wire.method.output;
+  const status = (e: ConnectError) => ({ status: httpStatusOf(e.code as GrpcCodeNumber), body: { code: e.code, message: e.rawMessage } });
+  if (answer instanceof ApiError) return status(grpcErrorOf(answer, restPathOf(ex.resource)));
+  if (answer.side === 'native') return answer.value.error ? status(answer.value.error) : { status: 200, body: toJson(output, answer.value.message) };
+  try {
+    return { status: 200, body: toJson(output, fromJson(output, jsonValueOf(answer.value) as JsonValue, JSON_READ)) };
+  } catch (err) {
+    return status(ConnectError.from(err));
+  }
+}
+
+/** The gRPC door's native side: the same call on the native backend's gRPC service. */
+function grpcDoor(native: NativeGrpcClient | undefined): Door<GrpcWire, NativeGrpcAnswer> {
+  return {
+    protocol: 'grpc',
+    native: (ex, origin) => (native as NativeGrpcClient).call(ex.wire.method, ex.wire.message, origin),
+    nativeFailed: (answer) => NativeGrpcClient.failed(answer),
+    comparable: comparableGrpc,
+  };
+}
+
 /**
- * The gRPC front door: each of the 40 RPCs is a thin adapter over the same operations as REST. The
- * request message becomes the REST inputs through proto JSON (the same v2 JSON shapes), the
- * answer goes back through the response message, and an error keeps its code, text and details.
- * A rollout that sends a route native does not apply here: gRPC is always translated (the
- * native backend is reached over REST).
+ * The gRPC front door: each of the 40 RPCs reads its message into an Exchange (through proto JSON:
+ * the same v2 JSON shapes REST reads) and goes through the same pipeline as REST, rollout, native
+ * backend and shadows included. A translated answer goes back through the response message, a
+ * native one as the native backend gave it, an error of the registry as its gRPC status with the
+ * same details. Every answer says which side served it in `x-v2proxy-backend`.
  */
-export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResource>; v1: V1Client; services: AppServices; metrics: ProxyMetrics }) {
-  const serve = (method: DescMethod, resource: CompiledResource) => async (request: never, hc: HandlerContext) => {
+export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResource>; pipeline: ExchangePipeline; native: NativeGrpcClient | undefined }) {
+  const door = grpcDoor(deps.native);
+  const serve = (method: DescMethodUnary, resource: CompiledResource, operation: Operation) => async (request: Message, hc: HandlerContext) => {
     const requestId = hc.values.get(REQUEST_ID);
     hc.responseHeader.set(REQUEST_ID_HEADER, requestId);
     const given = hc.requestHeader.get('authorization') ?? undefined;
     // the platform's SDK sends the token bare; v1 wants a bearer
     const authorization = given === undefined || given === '' || /^bearer /i.test(given) ? given : `Bearer ${given}`;
-    // the call's signal: the client cancelling, its grpc-timeout, or the drain's time running out
-    const ctx = operationContext(deps.services, resource, deps.v1, {
-      authorization,
-      requestId,
-      signal: hc.signal,
-      trace: traceContextOf({
-        traceparent: hc.requestHeader.get('traceparent'),
-        tracestate: hc.requestHeader.get('tracestate'),
-        baggage: hc.requestHeader.get('baggage'),
-      }),
-    });
-    const restPath = restPathOf(resource);
-    let code = 'OK';
+    const headers: Record<string, string | undefined> = Object.fromEntries(hc.requestHeader);
+    headers.authorization = authorization;
+    const json = toJson(method.input, request) as Json;
+    const { input, pageToken } = inputsOf(method, operation, json);
+    const ex: Exchange<GrpcWire> = {
+      protocol: 'grpc',
+      resource,
+      operation,
+      input,
+      headers,
+      // the call's signal: the client cancelling, its grpc-timeout, or the drain's time running out
+      origin: { authorization, requestId, signal: hc.signal, trace: traceContextOf(headers) },
+      idempotencyKey: hc.requestHeader.get('idempotency-key') ?? undefined,
+      pageToken,
+      named: { method: method.name, path: `/${method.parent.typeName}` },
+      restUrl: () => restUrlOf(resource, ex),
+      wire: { method, message: request },
+      startedAt: performance.now(),
+      side: 'translate',
+      decision: undefined,
+      shadow: undefined,
+    };
+    let result: Served<NativeGrpcAnswer> | ApiError;
     try {
-      const json = toJson(method.input, request) as Json;
-      const answer = await operate(ctx, method, json, hc);
-      return fromJson(method.output, answer as JsonValue, JSON_READ);
+      result = await deps.pipeline.serve(ex, door);
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : toApiError(err);
-      const grpcError = grpcErrorOf(apiError, restPath);
-      code = String(grpcError.code);
-      throw grpcError;
+      result = toApiError(err);
+    }
+    hc.responseHeader.set(BACKEND_HEADER, ex.side);
+    const answered = result;
+    let status = 200;
+    try {
+      if (result instanceof ApiError) throw grpcErrorOf(result, restPathOf(resource));
+      if (result.side === 'native') {
+        if (result.value.error) throw result.value.error;
+        return result.value.message;
+      }
+      return fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ);
+    } catch (err) {
+      status = httpStatusOf(ConnectError.from(err).code as GrpcCodeNumber);
+      throw err;
     } finally {
-      deps.metrics.grpc.inc({ service: method.parent.name, method: method.name, code });
+      deps.pipeline.finish(ex, door, status, () => answered);
     }
   };
 
@@ -108,37 +193,11 @@ export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResour
     for (const [service, name] of GRPC_SERVICES) {
       const resource = deps.resources.get(name);
       if (!resource) throw new Error(`no mapping for the gRPC service ${service.typeName} (resource ${name})`);
-      for (const method of service.methods) router.rpc(method, serve(method, resource) as never);
+      for (const method of service.methods) {
+        const operation = VERB[/^(Get|List|Create|Update|Delete)/.exec(method.name)?.[1] ?? ''];
+        if (method.methodKind !== 'unary' || operation === undefined) throw new Error(`the RPC ${method.name} is not one of the five operations`);
+        router.rpc(method, serve(method as DescMethodUnary, resource, operation) as never);
+      }
     }
   };
-}
-
-async function operate(ctx: OperationContext, method: DescMethod, json: Json, hc: HandlerContext): Promise<unknown> {
-  const verb = /^(Get|List|Create|Update|Delete)/.exec(method.name)?.[1];
-  switch (verb) {
-    case 'Get':
-      return getResource(ctx, requireUid(json.uid, 'uid'));
-    case 'List':
-      return jsonValueOf(await listResource(ctx, queryFromMessage(json as JsonValue)));
-    case 'Delete':
-      await deleteResource(ctx, requireUid(json.uid, 'uid'));
-      return {};
-    case 'Create': {
-      const field = resourceField(method.input, method.output) as string;
-      const body = json[field] ?? {};
-      const parent = typeof json.parent === 'string' ? json.parent : '';
-      const under = parent === '' && ctx.resource.mapping.rootParent ? '' : requireUid(parent, 'parent');
-      const key = hc.requestHeader.get('idempotency-key') ?? undefined;
-      return idempotentCreate(ctx, key, { url: `grpc:${method.parent.typeName}/${method.name}?parent=${under}`, body }, () => createResource(ctx, under, body));
-    }
-    case 'Update': {
-      const field = resourceField(method.input, method.output) as string;
-      const { uid, ...body } = (json[field] ?? {}) as Json;
-      // no mask: the fields set in the message (proto JSON leaves out the unset ones)
-      const mask = typeof json.updateMask === 'string' ? json.updateMask : '';
-      return updateResource(ctx, requireUid(uid, `${field}.uid`), body, mask === '' ? {} : { update_mask: mask });
-    }
-    default:
-      throw new Error(`unknown RPC ${method.name}`);
-  }
 }

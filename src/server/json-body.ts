@@ -2,6 +2,7 @@ import { apiError, invalidFields } from '../errors/error-registry.js';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
+import { keepReceivedText } from '../json/received-text.js';
 
 /** Deepest nesting of objects and arrays a request body may have; no v2 resource needs more than a few levels. */
 export const MAX_BODY_DEPTH = 64;
@@ -24,7 +25,7 @@ export function registerJsonBody(app: FastifyInstance): void {
       return;
     }
     try {
-      done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, keepReceivedText(sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }), text));
     } catch (err) {
       const message = (err as Error).message;
       done(/prototype|constructor/i.test(message) ? apiError('FORBIDDEN_KEY') : apiError('INVALID_JSON', { reason: message }));

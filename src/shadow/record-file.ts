@@ -6,11 +6,13 @@ export interface RecordedRead {
   url: string;
   status: number;
   requestId: string;
+  /** the door it came by (a replay reads every line over REST) */
+  protocol?: 'rest' | 'grpc';
 }
 
 /**
  * `RECORD_FILE`: each v2 read the proxy serves (a sampled share of them) as one JSON line
- * `{time, method, url, status, requestId}`, appended. Never a token, a header or a body.
+ * `{time, method, url, status, requestId, protocol}` (a gRPC read in its REST form), appended. Never a token, a header or a body.
  */
 export class RecordFile {
   private readonly stream: WriteStream;

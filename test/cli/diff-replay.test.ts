@@ -59,7 +59,7 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     expect(lines).toHaveLength(8);
     for (const line of lines) {
       const entry = JSON.parse(line);
-      expect(Object.keys(entry)).toEqual(['time', 'method', 'url', 'status', 'requestId']);
+      expect(Object.keys(entry)).toEqual(['time', 'method', 'url', 'status', 'requestId', 'protocol']);
       expect(entry).toMatchObject({ method: 'GET', status: 200, time: expect.stringMatching(/Z$/) });
     }
     expect(readFileSync(recording, 'utf8')).not.toContain(DEV_TOKEN);

@@ -7,6 +7,7 @@ const SRC = join(import.meta.dirname, '../../src');
 // Each folder may import only folders of a lower rank (or its own): layers point one way.
 const RANK: Record<string, number> = {
   gen: 0,
+  net: 0,
   json: 0,
   uidp: 0,
   errors: 1,
@@ -23,6 +24,8 @@ const RANK: Record<string, number> = {
   shadow: 5,
   stores: 5,
   operations: 6,
+  // the request pipeline both front doors share: above the operations, below the doors
+  exchange: 6.5,
   emulator: 6,
   config: 6,
   server: 7,

@@ -340,9 +340,9 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     await send(`/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN });
     await send(`/iam/v2beta1/roles/${A}`, { token: TOKENS.alice });
     const text = await metrics();
-    expect(text).toMatch(/^v2proxy_requests_total\{resource="groups",operation="get",backend="native",status="200"\} \d+$/m);
-    expect(text).toMatch(/^v2proxy_requests_total\{resource="roles",operation="get",backend="translate",status="\d+"\} \d+$/m);
-    expect(text).toMatch(/^v2proxy_request_duration_seconds_bucket\{le="0.005",resource="groups",operation="get",backend="native"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="groups",operation="get",backend="native",status="200"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="roles",operation="get",backend="translate",status="\d+"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_request_duration_seconds_bucket\{le="0.005",protocol="rest",resource="groups",operation="get",backend="native"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v1",status="200"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v2",status="200"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_rollout_reloads_total\{result="ok"\} \d+$/m);

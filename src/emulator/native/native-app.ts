@@ -13,6 +13,7 @@ import { Query } from '../query.js';
 import type { RequestStats } from '../request-stats.js';
 import type { Json } from '../store.js';
 import { applyNativeMask } from './native-mask.js';
+import { nativeGrpcRoutes, restAndGrpcServer } from './native-grpc.js';
 import { nativePage } from './native-list.js';
 import type { NativeResource } from './native-resource.js';
 import { isManagedRole, NATIVE_RESOURCES } from './native-resources.js';
@@ -50,12 +51,14 @@ function toApiError(err: unknown): ApiError {
 }
 
 /**
- * The emulator's native v2beta1 REST surface: a second implementation of the v2beta1 API, written from the
+ * The emulator's native v2beta1 surface, REST and gRPC on one port: a second implementation of the v2beta1 API, written from the
  * v2 facts over the same store, tokens and scoping as v1 (it shares nothing with the proxy's
  * translation code). Real times, native cursors, field-mask PATCH, hydrated role bindings, AIP-193.
  */
 export function buildNativeV2App(opts: NativeAppOptions): FastifyInstance {
-  const app = Fastify({
+  // gRPC beside REST on the same port, served by the same routes
+  const app: FastifyInstance = Fastify({
+    serverFactory: restAndGrpcServer(nativeGrpcRoutes(() => app)),
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     onProtoPoisoning: 'error',

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
-import { apiError } from '../errors/error-registry.js';
+import { ApiError } from './api-error.js';
+import { apiError } from './error-registry.js';
 
 /** Maps whatever was thrown to an ApiError; anything unforeseen is INTERNAL (and logged by the caller). */
 export function toApiError(err: unknown): ApiError {

@@ -1,4 +1,4 @@
-import { invalidFields } from '../errors/error-registry.js';
+import { invalidFields } from './error-registry.js';
 import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
 
 /** A uid from a path or a message, or INVALID_ARGUMENT naming the field. */

@@ -1,0 +1,54 @@
+import type { RawQuery } from '../list/query-params.js';
+import type { CompiledResource } from '../mapping/compiled-resource.js';
+import type { RequestOrigin } from '../operations/operation-context.js';
+import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
+import type { Decision } from '../rollout/rollout-controller.js';
+
+export type Protocol = 'rest' | 'grpc';
+export type Side = 'translate' | 'native';
+
+/** The header (REST) or metadata key (gRPC) that says which side served an answer, and asks for one. */
+export const BACKEND_HEADER = 'x-v2proxy-backend';
+
+/** What the translation of the five operations reads, whichever door the request came by. */
+export interface OperationInput {
+  /** get, update, delete: the resource's uid; create: its parent ('' at the root) */
+  uid: string;
+  /** the field the uid came from, named in its error (`uid`, `parent`, `group.uid`) */
+  uidField: string;
+  /** create: the new resource; update: the fields to change */
+  body: unknown;
+  /** list: its parameters; update: its `update_mask` */
+  query: RawQuery;
+}
+
+/**
+ * One v2 request as the pipeline sees it: made by a front door from its protocol, it carries what
+ * every step needs (resource, operation, caller, inputs, request id, trace context, life) and the
+ * pipeline's own decisions about it. `W` is the door's wire form of the request (what goes to the
+ * native backend as it came).
+ */
+export interface Exchange<W = unknown> {
+  readonly protocol: Protocol;
+  readonly resource: CompiledResource;
+  readonly operation: Operation;
+  readonly input: OperationInput;
+  /** the request headers or metadata the rollout reads (authorization, sticky header, override) */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** who asks, with the request's life and trace headers: what its upstream calls carry */
+  readonly origin: RequestOrigin;
+  readonly idempotencyKey: string | string[] | undefined;
+  /** a list continued with a page token */
+  readonly pageToken: string | undefined;
+  /** how the request is named in an error about it: its method and path (REST) or RPC and service */
+  readonly named: { method: string; path: string };
+  /** the request in REST form (path and query): what the record file keeps and a replay reads */
+  restUrl(): string;
+  readonly wire: W;
+  /** when it came (the clock of durations, performance.now()) */
+  readonly startedAt: number;
+  /** set by the pipeline */
+  side: Side;
+  decision: Decision | undefined;
+  shadow: { config: RolloutRoute; noise: boolean } | undefined;
+}

@@ -1,0 +1,41 @@
+import { apiError } from '../errors/error-registry.js';
+import { requireUid } from '../errors/require-uid.js';
+import type { Json } from '../json/json-path.js';
+import type { JsonText } from '../json/json-text.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { createResource } from '../operations/create-resource.js';
+import { deleteResource } from '../operations/delete-resource.js';
+import { getResource } from '../operations/get-resource.js';
+import { idempotentCreate } from '../operations/idempotent-create.js';
+import { listResource } from '../operations/list-resource.js';
+import type { OperationContext } from '../operations/operation-context.js';
+import { updateResource } from '../operations/update-resource.js';
+import type { Operation } from '../rollout/rollout-config.js';
+import type { Exchange } from './exchange.js';
+
+type Translate = (ctx: OperationContext, ex: Exchange) => Promise<Json | JsonText>;
+
+/** The five v2 operations over v1: the one dispatch table both doors use. */
+const OPERATIONS: Record<Operation, Translate> = {
+  get: (ctx, ex) => getResource(ctx, requireUid(ex.input.uid, ex.input.uidField)),
+  list: (ctx, ex) => listResource(ctx, ex.input.query),
+  create: (ctx, ex) => {
+    const { uid, uidField, body } = ex.input;
+    const parent = uid === '' && ctx.resource.mapping.rootParent ? '' : requireUid(uid, uidField);
+    // the same create through either door: resource, parent and the body's canonical text
+    const request = `${ctx.resource.mapping.resource}\0${parent}\0${canonicalJson(body)}`;
+    return idempotentCreate(ctx, ex.idempotencyKey, request, () => createResource(ctx, parent, body));
+  },
+  update: (ctx, ex) => updateResource(ctx, requireUid(ex.input.uid, ex.input.uidField), ex.input.body, ex.input.query),
+  delete: (ctx, ex) => deleteResource(ctx, requireUid(ex.input.uid, ex.input.uidField)),
+};
+
+/** Serves an exchange by translation onto v1, if its resource's mapping serves the operation. */
+export function translateExchange(ctx: OperationContext, ex: Exchange): Promise<Json | JsonText> {
+  const { v2 } = ex.resource.mapping;
+  if (!v2.operations.includes(ex.operation)) {
+    const reason = v2.unsupported[ex.operation];
+    throw reason ? apiError('METHOD_UNSUPPORTED', { reason }) : apiError('METHOD_NOT_ALLOWED', ex.named);
+  }
+  return OPERATIONS[ex.operation](ctx, ex);
+}
