@@ -37,7 +37,8 @@ const CODE_OF_STATUS: Record<number, number> = {
  */
 export class FaultRules {
   private rules: FaultRule[] = [];
-  private readonly hung = new Set<{ destroy(): void }>();
+  // a request made in-process (the native gRPC surface runs its calls through the REST routes) has no real socket
+  private readonly hung = new Set<{ destroy?(): void }>();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -87,7 +88,7 @@ export class FaultRules {
       return overwrite(payload, Object.assign({}, ...sets));
     });
     app.addHook('onClose', async () => {
-      for (const socket of this.hung) socket.destroy();
+      for (const socket of this.hung) socket.destroy?.();
     });
   }
 

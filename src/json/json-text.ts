@@ -3,7 +3,11 @@
  * front door sends it as it is, other readers parse it.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** `value`: the same answer as a value, when it is at hand (a reader other than REST need not parse the text) */
+  constructor(
+    readonly text: string,
+    readonly value?: unknown,
+  ) {}
 }
 
 /** The answer's JSON text, as the REST front door sends it. */
@@ -13,5 +17,5 @@ export function jsonTextOf(answer: unknown): string {
 
 /** The answer as a JSON value, whichever form it came in. */
 export function jsonValueOf(answer: unknown): unknown {
-  return answer instanceof JsonText ? JSON.parse(answer.text) : answer;
+  return answer instanceof JsonText ? (answer.value ?? JSON.parse(answer.text)) : answer;
 }

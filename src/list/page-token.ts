@@ -29,8 +29,13 @@ function nextIv(): Buffer {
  * Seals page positions with AES-256-GCM under a key derived from PAGE_TOKEN_SECRET, so tokens are
  * opaque, URL-safe, and cannot be forged or altered; opening never throws.
  */
+type Sealed = { b: string; a: unknown[]; t: number };
+
 export class PageTokenCodec {
   private readonly key: Buffer;
+  // the last token opened: routing a continued list asks whether it was issued here, then the list
+  // opens it again; the second time costs no decryption
+  private last: { token: string; sealed: Sealed | undefined } | undefined;
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`v2proxy page tokens\0${secret}`).digest();
@@ -50,25 +55,33 @@ export class PageTokenCodec {
 
   /** Whether this codec sealed the token (whatever query it was bound to): a proxy token, not another backend's. */
   issued(token: string): boolean {
-    const opened = this.open(token, '\0', 0);
-    return opened.ok || opened.reason === 'foreign';
+    return this.decrypt(token) !== undefined;
+  }
+
+  /** The token's sealed content, or undefined when it was not sealed by this codec. */
+  private decrypt(token: string): Sealed | undefined {
+    if (this.last?.token === token) return this.last.sealed;
+    let parsed: { v?: unknown; b?: unknown; a?: unknown; t?: unknown } | undefined;
+    if (/^[\w-]{40,8192}$/.test(token)) {
+      const raw = Buffer.from(token, 'base64url');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        parsed = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+    }
+    const valid = parsed !== undefined && parsed.v === VERSION && typeof parsed.b === 'string' && Array.isArray(parsed.a) && typeof parsed.t === 'number';
+    const sealed = valid ? (parsed as Sealed) : undefined;
+    this.last = { token, sealed };
+    return sealed;
   }
 
   /** Opens a token for `binding`: expired ones say so (the caller restarts), others are malformed or foreign. */
   open(token: string, binding: string, now: number): OpenResult {
-    if (!/^[\w-]{40,8192}$/.test(token)) return { ok: false, reason: 'malformed' };
-    const raw = Buffer.from(token, 'base64url');
-    let parsed: { v?: unknown; b?: unknown; a?: unknown; t?: unknown };
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      parsed = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
-    } catch {
-      return { ok: false, reason: 'malformed' };
-    }
-    if (parsed.v !== VERSION || typeof parsed.b !== 'string' || !Array.isArray(parsed.a) || typeof parsed.t !== 'number') {
-      return { ok: false, reason: 'malformed' };
-    }
+    const parsed = this.decrypt(token);
+    if (parsed === undefined) return { ok: false, reason: 'malformed' };
     if (parsed.b !== binding) return { ok: false, reason: 'foreign' };
     if (now - parsed.t > TOKEN_LIFETIME_MS) return { ok: true, expired: true };
     return { ok: true, position: { binding: parsed.b, after: parsed.a, issuedAt: parsed.t } };

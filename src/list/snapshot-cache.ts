@@ -1,3 +1,4 @@
+import type { KeyValue } from './sorted-items.js';
 import { LRUCache } from 'lru-cache';
 import { SharedCall } from '../upstream/shared-call.js';
 import type { LifeSignal } from '../upstream/request-life.js';
@@ -20,6 +21,8 @@ export interface Snapshot {
   checkedAt: number;
   /** what it was made from (resource, query, order and the digest of v1's answer), when another caller may share it */
   source?: string | undefined;
+  /** each item's sort key, kept from the sort: a page seeks and seals its token without parsing item texts */
+  keys?: readonly (readonly KeyValue[])[] | undefined;
 }
 
 // V8 keeps a string of Latin-1 characters in one byte each, any other in two; a reference in 8 bytes
@@ -27,7 +30,13 @@ const REFERENCE = 8;
 const WIDE = /[\u0100-\uffff]/;
 
 /** A snapshot of item texts in list order (with their times, when the resource has them). */
-export function snapshotOf(texts: readonly string[], times: readonly unknown[] | undefined, checkedAt: number, source?: string): Snapshot {
+export function snapshotOf(
+  texts: readonly string[],
+  times: readonly unknown[] | undefined,
+  checkedAt: number,
+  source?: string,
+  keys?: readonly (readonly KeyValue[])[],
+): Snapshot {
   const ends = new Uint32Array(texts.length);
   let at = 0;
   texts.forEach((text, i) => {
@@ -35,8 +44,10 @@ export function snapshotOf(texts: readonly string[], times: readonly unknown[] |
     ends[i] = at;
   });
   const json = texts.join('');
-  const bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength + (times ? times.length * REFERENCE : 0);
-  return { json, ends, times, bytes, checkedAt, source };
+  let bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength + (times ? times.length * REFERENCE : 0);
+  // an array per key (about 32 bytes) and its values (a string's characters, or a reference)
+  if (keys) for (const key of keys) for (const v of key) bytes += 32 + (typeof v === 'string' ? v.length : REFERENCE);
+  return { json, ends, times, bytes, checkedAt, source, keys };
 }
 
 /** How many items a snapshot holds. */

@@ -96,17 +96,28 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     if (times?.some((t) => t.updated >= now && t.created < t.updated)) ctx.lists.cache.stopSharing(mapping.resource);
     const kept: number[] = [];
     for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
-    const sorted = sortItems(kept, order.keys, (i) => keyOf(items[i] as Json));
+    const keys = new Map<number, KeyValue[]>();
+    const sorted = sortItems(kept, order.keys, (i) => {
+      let k = keys.get(i);
+      if (k === undefined) {
+        k = keyOf(items[i] as Json);
+        keys.set(i, k);
+      }
+      return k;
+    });
     return snapshotOf(
       sorted.map((i) => texts[i] as string),
       times && sorted.map((i) => times[i] as MetaTimes),
       now,
       source,
+      sorted.map((i) => keys.get(i) ?? keyOf(items[i] as Json)),
     );
   };
   const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined);
   const { pageSize, skip } = page.params;
-  const seek = (snapshot: Snapshot) => (after ? seekAfter(itemCount(snapshot), after, order.keys, (i) => keyOf(itemAt(snapshot, i))) : 0) + skip;
+  // the sort keys kept from the sort; a snapshot given without them has them read from its texts
+  const keyAt = (snapshot: Snapshot, i: number) => (snapshot.keys?.[i] as KeyValue[] | undefined) ?? keyOf(itemAt(snapshot, i));
+  const seek = (snapshot: Snapshot) => (after ? seekAfter(itemCount(snapshot), after, order.keys, (i) => keyAt(snapshot, i)) : 0) + skip;
   const found = await ctx.lists.cache.lookup(key, load, ctx.signal);
   let snapshot = found.snapshot;
   // AIP-158: a kept snapshot is not a capability. A page it serves is re-authorized (once the last
@@ -126,7 +137,7 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
   const count = itemCount(snapshot);
   const start = Math.min(seek(snapshot), count);
   const end = Math.min(start + pageSize, count);
-  const nextPageToken = end > start && end < count ? ctx.lists.tokens.seal({ binding, after: keyOf(itemAt(snapshot, end - 1)), issuedAt: now }) : '';
+  const nextPageToken = end > start && end < count ? ctx.lists.tokens.seal({ binding, after: keyAt(snapshot, end - 1), issuedAt: now }) : '';
   if (mapping.hydrate.length > 0) {
     const served: Json[] = [];
     for (let i = start; i < end; i += 1) served.push(itemAt(snapshot, i));
