@@ -1,4 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttp2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { GroupsService } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,8 +16,7 @@ const ADMIN = 'admin-token-for-grpc-rollout';
 const TIMES = 'ignore: [createTime, updateTime]';
 
 /** An unsigned JWT with a subject: the rollout buckets on `sub` without verifying it (the backends do). */
-const jwtOf = (sub: string) =>
-  `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.sig`;
+const jwtOf = (sub: string) => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.sig`;
 
 const sideOf = (res: Answer) => res.headers.get('x-v2proxy-backend');
 
@@ -148,7 +151,9 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     for (let i = 0; i < 3; i += 1) expect(sideOf(await grpc.call('GET', `/iam/v2beta1/identities/${uid}`))).toBe('translate');
     let route: { compared: number; differed: number; fields: { path: string; reported: boolean }[] } | undefined;
     for (let i = 0; i < 200; i += 1) {
-      route = (await admin('GET', '/admin/diff.json')).body.routes.find((r: { resource: string; operation: string }) => r.resource === 'identities' && r.operation === 'get');
+      route = (await admin('GET', '/admin/diff.json')).body.routes.find(
+        (r: { resource: string; operation: string }) => r.resource === 'identities' && r.operation === 'get',
+      );
       if (route && route.compared >= 4) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -217,6 +222,41 @@ describe('a native gRPC backend that does not answer', () => {
       await down.close();
       await slow.close();
       await h.close();
+    }
+  });
+});
+
+describe('what a native gRPC call carries', () => {
+  it('the caller message, authorization, x-request-id and trace context go to the native backend; its message comes back unchanged', async () => {
+    const seen: Record<string, string | null>[] = [];
+    const server = createHttp2Server(
+      connectNodeAdapter({
+        routes: (router) =>
+          router.service(GroupsService, {
+            getGroup: (req, hc) => {
+              seen.push(Object.fromEntries(['authorization', 'x-request-id', 'traceparent', 'tracestate'].map((k) => [k, hc.requestHeader.get(k)])));
+              return { uid: req.uid, name: 'from-native', description: 'as the backend says' };
+            },
+          }),
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const h = await startHarness();
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-grpc-meta-')), 'rollout.yaml');
+    writeFileSync(file, 'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n');
+    const proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ROLLOUT_FILE: file });
+    const client = grpcV2(new URL(proxy.url).host, 'bare-token');
+    try {
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const res = await client.call('GET', `/iam/v2beta1/groups/${A}`, undefined, { 'x-request-id': 'req-grpc-1', traceparent, tracestate: 'v=1' });
+      expect(res.headers.get('x-v2proxy-backend')).toBe('native');
+      expect(res.body).toEqual({ uid: A, name: 'from-native', description: 'as the backend says' });
+      expect(seen).toEqual([{ authorization: 'Bearer bare-token', 'x-request-id': 'req-grpc-1', traceparent, tracestate: 'v=1' }]);
+    } finally {
+      client.close();
+      await proxy.close();
+      await h.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
