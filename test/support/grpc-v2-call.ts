@@ -1,32 +1,12 @@
 import { createRegistry, type DescMethodUnary, type DescService, fromBinary, fromJson, type JsonValue, toBinary, toJson } from '@bufbuild/protobuf';
 import * as grpc from '@grpc/grpc-js';
 import { httpStatusOf } from '../../src/errors/grpc-codes.js';
-import { AccountAssociationsService } from '../../src/gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
-import { GroupInvitesService } from '../../src/gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
-import { GroupsService } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
-import { IdentitiesService } from '../../src/gen/chainguard/platform/iam/v2beta1/identities_pb.js';
-import { IdentityProvidersService } from '../../src/gen/chainguard/platform/iam/v2beta1/identity_providers_pb.js';
-import { RoleBindingsService } from '../../src/gen/chainguard/platform/iam/v2beta1/role_bindings_pb.js';
-import { RolesService } from '../../src/gen/chainguard/platform/iam/v2beta1/roles_pb.js';
-import { ReposService } from '../../src/gen/chainguard/platform/registry/v2beta1/repos_pb.js';
-import { TagsService } from '../../src/gen/chainguard/platform/registry/v2beta1/tags_pb.js';
-import { AdvisoriesService } from '../../src/gen/chainguard/platform/vulnerabilities/v2beta1/advisories_pb.js';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../src/gen/google/rpc/error_details_pb.js';
 import { StatusSchema } from '../../src/gen/google/rpc/status_pb.js';
+import { GRPC_SERVICES } from '../../src/server/grpc-routes.js';
 import type { Answer } from './emulator-harness.js';
 
-const SERVICES: DescService[] = [
-  GroupsService,
-  IdentitiesService,
-  RolesService,
-  RoleBindingsService,
-  IdentityProvidersService,
-  AccountAssociationsService,
-  GroupInvitesService,
-  ReposService,
-  TagsService,
-  AdvisoriesService,
-];
+const SERVICES: DescService[] = GRPC_SERVICES.map(([service]) => service);
 const DETAILS = createRegistry(ErrorInfoSchema, BadRequestSchema, PreconditionFailureSchema);
 
 /** `/iam/v2beta1/groups` → GroupsService: the REST collection path of each service. */
