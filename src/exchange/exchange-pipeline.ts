@@ -103,17 +103,20 @@ export class ExchangePipeline {
     const { metrics, record, shadow } = this.deps;
     metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, (performance.now() - ex.startedAt) / 1000);
     const read = ex.operation === 'list' || ex.operation === 'get';
+    const planned = ex.shadow;
+    if (!(record && read) && !(planned && shadow)) return;
+    // a gRPC call's REST form is built here, once, for whichever of the two needs it
+    const url = ex.restUrl();
     if (record && read) {
       record.record({
         time: new Date(this.deps.services.now()).toISOString(),
         method: 'GET',
-        url: ex.restUrl(),
+        url,
         status,
         requestId: ex.origin.requestId,
         protocol: ex.protocol,
       });
     }
-    const planned = ex.shadow;
     if (!planned || !shadow) return;
     const route = ex.decision?.route;
     const { config } = planned;
@@ -123,7 +126,7 @@ export class ExchangePipeline {
       served: ex.side,
       primary: () => door.comparable(ex, answer()),
       requestId: ex.origin.requestId,
-      url: ex.restUrl(),
+      url,
       ignore: config.ignore,
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: planned.noise,
@@ -151,7 +154,9 @@ export class ExchangePipeline {
     if (side === 'native') {
       // no answer from the native backend is a shadow that failed, not a difference
       answer = { side, value: await door.native(ex, origin) };
+      await this.gate.wait(QUIET_WAIT_MS);
     } else {
+      // the translation's work waits for a quiet moment; comparing it needs no second wait
       await this.gate.wait(QUIET_WAIT_MS);
       try {
         answer = { side, value: await this.translate(ex, origin) };
@@ -160,7 +165,6 @@ export class ExchangePipeline {
         answer = toApiError(err);
       }
     }
-    await this.gate.wait(QUIET_WAIT_MS);
     return door.comparable(ex, answer);
   }
 }
