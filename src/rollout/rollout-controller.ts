@@ -119,9 +119,10 @@ export class RolloutController {
     if (!file || this.watcher) return;
     process.on('SIGHUP', this.onHup);
     try {
-      // the directory, not the file: editors and config maps replace the file by renaming
+      // the directory, not the file: editors replace the file by renaming, and a Kubernetes config
+      // map swaps its `..data` symlink (the file is a link through it, and itself never changes)
       this.watcher = watch(dirname(file), (_event, name) => {
-        if (name !== null && name !== basename(file)) return;
+        if (name !== null && name !== basename(file) && !name.startsWith('..')) return;
         clearTimeout(this.debounce);
         this.debounce = setTimeout(() => this.reload(), 50);
       });
