@@ -147,6 +147,12 @@ export class SnapshotCache {
     this.stopSharing(resource);
   }
 
+  /** Drops every caller's snapshots of `resource` (a write through another replica), and stops sharing its contents. */
+  invalidateResource(resource: string): void {
+    if (this.lru) for (const key of [...this.lru.keys()]) if (key.split('|', 2)[1] === resource) this.lru.delete(key);
+    this.stopSharing(resource);
+  }
+
   /** No kept content of `resource` is offered any more (times it holds have moved); the snapshots themselves stay. */
   stopSharing(resource: string): void {
     for (const source of [...this.bySource.keys()]) if (source.startsWith(`${resource}|`)) this.bySource.delete(source);

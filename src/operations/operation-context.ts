@@ -29,7 +29,13 @@ export interface OperationContext extends RequestOrigin {
   /** Idempotency-Key records of creates (one per app; on Redis across replicas) */
   idempotency: IdempotencyStore;
   /** list snapshots and page tokens (one per app); a kept snapshot's access is re-checked after `reauthMs` */
-  lists: { cache: SnapshotCache; tokens: PageTokenCodec; reauthMs: number };
+  lists: {
+    cache: SnapshotCache;
+    tokens: PageTokenCodec;
+    reauthMs: number;
+    /** tells the other replicas of a write, so they drop their snapshots of the resource too */
+    written?: ((resource: string) => void) | undefined;
+  };
   /** the caller's fingerprint (a hash of its Authorization) */
   caller: string;
   /** every resource, by name (lookups of one resource from another) */
@@ -112,7 +118,8 @@ export function snapshotPrefix(ctx: OperationContext): string {
   return `${ctx.caller}|${ctx.resource.mapping.resource}|`;
 }
 
-/** A write through the proxy drops the caller's snapshots of that resource, so its next list sees it. */
+/** A write through the proxy drops the caller's snapshots of that resource, so its next list sees it, and tells the fleet. */
 export function afterWrite(ctx: OperationContext): void {
   ctx.lists.cache.invalidate(snapshotPrefix(ctx), ctx.resource.mapping.resource);
+  ctx.lists.written?.(ctx.resource.mapping.resource);
 }

@@ -51,7 +51,11 @@ import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough } from './v1-passthrough.js';
 import { registerV2Routes } from './v2-routes.js';
 import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
+import { FleetChannel } from '../stores/fleet-channel.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
+
+// the topic of writes: its messages name a resource whose list snapshots every replica drops
+const LISTS_TOPIC = 'v2proxy:lists';
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -193,7 +197,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   if (!settings.pageTokenSecret) {
     app.log.warn('PAGE_TOKEN_SECRET is not set: page tokens are sealed with a random key and stop working when this process restarts');
   }
-  const lists = {
+  const lists: AppServices['lists'] = {
     cache: new SnapshotCache({ ttlMs: settings.listCacheTtlMs, maxBytes: settings.listCacheMaxBytes }),
     tokens: new PageTokenCodec(settings.pageTokenSecret ?? randomBytes(32).toString('base64url')),
     reauthMs: settings.listReauthMs,
@@ -208,6 +212,14 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     : undefined;
   // a Redis that is up is connected before the first request; one that is not does not hold the start
   if (redis) await redisConnected(redis, Math.max(1_000, settings.redisTimeoutMs));
+  // the fleet's news: a write through any replica ends every replica's snapshots of that resource
+  const channel = redis ? new FleetChannel(redis) : undefined;
+  if (channel) {
+    channel.on(LISTS_TOPIC, (resource) => lists.cache.invalidateResource(resource));
+    // what was published while the subscription was away is lost: nothing kept may be trusted
+    channel.onReconnect(() => lists.cache.clear());
+    lists.written = (resource) => channel.publish(LISTS_TOPIC, resource);
+  }
   registerHealthRoutes(app, probe, lifecycle, redis ? () => redisAnswers(redis) : undefined);
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)
@@ -249,6 +261,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     await record?.close();
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);
     await ownMeta?.close();
+    channel?.close();
     await redis?.quit().catch(() => redis.disconnect());
     lists.cache.clear();
     // the last lines of a stopping proxy are written now, not at the next periodic flush
