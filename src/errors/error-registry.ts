@@ -108,7 +108,7 @@ export const ERRORS = {
   STATE_STORE_UNAVAILABLE: e(
     GrpcCode.UNAVAILABLE,
     'the shared state store (Redis) does not answer ({reason}); retry',
-    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis); a write answered so was not applied. Also `/readyz` while Redis is unreachable.',
+    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis, an admin kill or resume of the fleet); a write answered so was not applied, a kill or resume answered so is in force nowhere. Also `/readyz` while Redis is unreachable.',
   ),
   // the request's own life
   REQUEST_CANCELLED: e(

@@ -70,6 +70,50 @@ export class ProxyMetrics {
     }
   }
 
+  /** The rollout's state, read when scraped: the kill switch, each rolled-back route, and with a fleet the version this replica applied and how stale it is. */
+  rolloutGauges(read: {
+    killSwitch(): boolean;
+    rolledBack(): { resource: string; operations: string }[];
+    fleet(): { version: number; staleSeconds: number | undefined } | undefined;
+  }): void {
+    new Gauge({
+      name: 'v2proxy_kill_switch',
+      help: 'whether the kill switch is on (every v2 request translated)',
+      registers: [this.registry],
+      collect() {
+        this.set(read.killSwitch() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'v2proxy_route_rolled_back',
+      help: 'routes the guard has rolled back to translation now, by resource and operations',
+      labelNames: ['resource', 'operations'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const route of read.rolledBack()) this.set(route, 1);
+      },
+    });
+    new Gauge({
+      name: 'v2proxy_control_version',
+      help: 'the version of the fleet state (kill switch, rollbacks) this replica has applied (with REDIS_URL)',
+      registers: [this.registry],
+      collect() {
+        const fleet = read.fleet();
+        if (fleet) this.set(fleet.version);
+      },
+    });
+    new Gauge({
+      name: 'v2proxy_control_stale_seconds',
+      help: 'seconds since this replica last confirmed the fleet state with Redis (with REDIS_URL; -1: never)',
+      registers: [this.registry],
+      collect() {
+        const fleet = read.fleet();
+        if (fleet) this.set(fleet.staleSeconds ?? -1);
+      },
+    });
+  }
+
   /** One v2 request answered: counted by status, timed. */
   served(protocol: string, resource: string, operation: string, backend: string, status: number, seconds: number): void {
     const key = `${protocol}|${resource}|${operation}|${backend}|${status}`;

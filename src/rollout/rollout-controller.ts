@@ -1,6 +1,7 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type GuardConfig, type KnownRoutes, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
+import { type FleetState, type FleetStore, NO_FLEET_STATE } from '../stores/fleet-state.js';
 import { RouteGuard } from './rollout-guard.js';
 import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
 
@@ -51,6 +52,12 @@ export class RolloutController {
   private watcher: FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private readonly onHup = () => this.reload();
+  // the fleet (REDIS_URL): the state this replica last applied, and when it last confirmed it
+  private fleet: FleetStore | undefined;
+  private fleetState: FleetState = NO_FLEET_STATE;
+  private confirmedAt: number | undefined;
+  private syncing: Promise<void> | undefined;
+  private poll: NodeJS.Timeout | undefined;
 
   /**
    * Starts on the rollout file, which must be there and valid (`RolloutFileError` otherwise: a
@@ -75,7 +82,14 @@ export class RolloutController {
     if (!file) return { ok: true, error: null };
     const parsed = this.read(file);
     if (!parsed.ok) return this.refuse(parsed.error);
-    if (parsed.config.killSwitch !== this.config.killSwitch) this.killOverride = undefined;
+    if (parsed.config.killSwitch !== this.config.killSwitch) {
+      // the file's kill switch changed: an operator's kill or resume gives way to it, on every replica
+      this.killOverride = undefined;
+      this.fleet?.change({ kind: 'kill', kill: '' }).then(
+        ({ state }) => this.applyFleet(state),
+        () => undefined,
+      );
+    }
     this.apply(parsed.config);
     this.lastError = null;
     this.loadedAt = this.opts.now();
@@ -111,6 +125,73 @@ export class RolloutController {
       this.byKey.set(key, state);
       return state;
     });
+    this.applyFleet(this.fleetState);
+  }
+
+  /**
+   * Joins the fleet: reads its state now (a restarted replica comes up with the fleet's kill switch
+   * and rollbacks), then follows it: `announced` calls back with each new version, and a read every
+   * `pollMs` catches what an announcement lost. Redis away: the last state applied stays in force.
+   */
+  async followFleet(store: FleetStore, pollMs: number): Promise<void> {
+    this.fleet = store;
+    await this.syncFleet();
+    this.poll = setInterval(() => void this.syncFleet(), pollMs);
+    this.poll.unref();
+  }
+
+  /** A version announced by a replica (or a reconnect, `undefined`): reads the state unless it is applied already. */
+  announced(version: number | undefined): void {
+    if (version === undefined || version > this.fleetState.version) void this.syncFleet();
+  }
+
+  /** Reads the fleet state and applies it; one read at a time, failures only make this replica stale. */
+  syncFleet(): Promise<void> {
+    const store = this.fleet;
+    if (!store) return Promise.resolve();
+    this.syncing ??= store
+      .read()
+      .then(async (read) => {
+        let state = read;
+        // Redis came back without the fleet state (no persistence): it gets the one this replica holds
+        if (state.epoch === '' && this.fleetState.epoch !== '') {
+          await store.seed(this.fleetState);
+          state = await store.read();
+        }
+        this.confirmedAt = this.opts.now();
+        this.applyFleet(state);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.syncing = undefined;
+      });
+    return this.syncing;
+  }
+
+  private applyFleet(state: FleetState): void {
+    // an older answer of the same epoch (a read that crossed a change) is not applied
+    if (state.epoch === this.fleetState.epoch && state.version < this.fleetState.version) return;
+    this.fleetState = state;
+    if (this.fleet) this.killOverride = state.kill === '' ? undefined : state.kill === 'on';
+    for (const route of this.states) {
+      const r = state.rollbacks[route.key];
+      if (!r) continue;
+      route.guard.rolledBackUntil = Math.max(route.guard.rolledBackUntil, r.until);
+      route.guard.rollbacks = Math.max(route.guard.rollbacks, r.count);
+    }
+  }
+
+  /** The routes rolled back now (for the metrics). */
+  rolledBackRoutes(): { resource: string; operations: string }[] {
+    const now = this.opts.now();
+    return this.states.filter((s) => s.guard.isRolledBack(now)).map((s) => ({ resource: s.route.resource, operations: s.route.operations.join(',') }));
+  }
+
+  /** The fleet version this replica applied, and how long since it last confirmed it (undefined: no fleet, or never). */
+  fleetStatus(): { version: number; staleSeconds: number | undefined; synced: boolean } | undefined {
+    if (!this.fleet) return undefined;
+    const at = this.confirmedAt;
+    return { version: this.fleetState.version, staleSeconds: at === undefined ? undefined : (this.opts.now() - at) / 1000, synced: at !== undefined };
   }
 
   /** Starts following the file: changes (debounced) and SIGHUP reload it. */
@@ -133,6 +214,7 @@ export class RolloutController {
   }
 
   stop(): void {
+    clearInterval(this.poll);
     process.off('SIGHUP', this.onHup);
     clearTimeout(this.debounce);
     this.watcher?.close();
@@ -143,8 +225,13 @@ export class RolloutController {
     return this.killOverride ?? this.config.killSwitch;
   }
 
-  setKillSwitch(on: boolean): void {
-    this.killOverride = on;
+  /** The operator's kill switch; with a fleet, for every replica (STATE_STORE_UNAVAILABLE when Redis cannot take it: never applied here alone). */
+  async setKillSwitch(on: boolean): Promise<void> {
+    if (this.fleet) {
+      const { state } = await this.fleet.change({ kind: 'kill', kill: on ? 'on' : 'off' });
+      this.confirmedAt = this.opts.now();
+      this.applyFleet(state);
+    } else this.killOverride = on;
     this.opts.events.info(`rollout: kill switch ${on ? 'on: every v2 request is translated' : 'off'}`);
   }
 
@@ -194,8 +281,23 @@ export class RolloutController {
   }
 
   private rolledBack(route: RouteState, guard: GuardConfig, why: string): void {
-    this.opts.events.rollback(route.route.resource);
-    this.opts.events.error(`rollout: guard rolled ${route.key} back to translation for ${guard.cooldownSeconds} s (${why})`);
+    const said = (whose: string) => {
+      this.opts.events.rollback(route.route.resource);
+      this.opts.events.error(`rollout: guard rolled ${route.key} back to translation${whose} for ${guard.cooldownSeconds} s (${why})`);
+    };
+    if (!this.fleet) {
+      said('');
+      return;
+    }
+    // for the whole fleet; logged and counted by the replica whose rollback took (another may have been first)
+    const now = this.opts.now();
+    this.fleet.change({ kind: 'rollback', key: route.key, until: route.guard.rolledBackUntil, now }).then(
+      ({ state, applied }) => {
+        this.applyFleet(state);
+        if (applied) said(' on every replica');
+      },
+      () => said(' on this replica only (Redis is away)'),
+    );
   }
 
   /** What `GET /admin/rollout` shows. */
@@ -207,6 +309,7 @@ export class RolloutController {
       lastError: this.lastError,
       nativeBackend: this.opts.nativeBackend ?? null,
       killSwitch: this.killSwitch,
+      fleet: this.fleetStatus() ?? null,
       config: this.config,
       routes: this.states.map((s) => {
         const rolledBack = s.guard.isRolledBack(now);

@@ -43,11 +43,11 @@ export function registerAdminRoutes(
     admin.addHook('onRequest', async (req, reply) => requireAdmin(req, reply, opts.adminToken));
     admin.get('/admin/rollout', async () => rollout.status());
     admin.post('/admin/rollout/kill', async () => {
-      rollout.setKillSwitch(true);
+      await rollout.setKillSwitch(true);
       return rollout.status();
     });
     admin.post('/admin/rollout/resume', async () => {
-      rollout.setKillSwitch(false);
+      await rollout.setKillSwitch(false);
       return rollout.status();
     });
     admin.post('/admin/rollout/reload', async (_req, reply) => {

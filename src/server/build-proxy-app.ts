@@ -52,10 +52,15 @@ import { registerV1Passthrough } from './v1-passthrough.js';
 import { registerV2Routes } from './v2-routes.js';
 import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
 import { FleetChannel } from '../stores/fleet-channel.js';
+import { RedisFleetState } from '../stores/redis-fleet-state.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
 const LISTS_TOPIC = 'v2proxy:lists';
+// the topic of the fleet state: its messages are the new version
+const CONTROL_TOPIC = 'v2proxy:control';
+// how often a replica reads the fleet state anyway (an announcement may be lost while disconnected)
+const FLEET_POLL_MS = 500;
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -220,7 +225,20 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     channel.onReconnect(() => lists.cache.clear());
     lists.written = (resource) => channel.publish(LISTS_TOPIC, resource);
   }
-  registerHealthRoutes(app, probe, lifecycle, redis ? () => redisAnswers(redis) : undefined);
+  // the fleet's rollout state (kill switch, rollbacks): read before this replica is ready, then followed
+  if (channel && redis) {
+    channel.on(CONTROL_TOPIC, (version) => rollout.announced(Number(version)));
+    channel.onReconnect(() => rollout.announced(undefined));
+    await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS);
+  }
+  metrics.rolloutGauges({ killSwitch: () => rollout.killSwitch, rolledBack: () => rollout.rolledBackRoutes(), fleet: () => rollout.fleetStatus() });
+  // with a fleet, ready once Redis answers and the fleet state has been read (a restart comes up killed if the fleet is)
+  const fleetReady = async (r: NonNullable<typeof redis>) => {
+    const answers = await redisAnswers(r);
+    if (answers.ok && !rollout.fleetStatus()?.synced) await rollout.syncFleet();
+    return answers.ok && !rollout.fleetStatus()?.synced ? { ok: false as const, reason: 'the fleet state is not read yet' } : answers;
+  };
+  registerHealthRoutes(app, probe, lifecycle, redis ? () => fleetReady(redis) : undefined);
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)
       ? undefined

@@ -22,7 +22,8 @@ const RANK: Record<string, number> = {
   rollout: 5,
   metrics: 5,
   shadow: 5,
-  stores: 5,
+  // below rollout/: the fleet state the rollout follows is a store of its own
+  stores: 4.5,
   operations: 6,
   // the request pipeline both front doors share: above the operations, below the doors
   exchange: 6.5,

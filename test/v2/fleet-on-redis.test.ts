@@ -1,9 +1,14 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
 import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, TOKENS } from '../support/fixtures.js';
 import { startProxy } from '../support/proxy-harness.js';
 import { HAVE_REDIS, type RedisServer, startRedisServer } from '../support/redis-server.js';
+
+const ADMIN = 'admin-token-of-the-fleet';
 
 /** Asks until `check` holds or `ms` pass; what it last saw. */
 async function within<T>(ms: number, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
@@ -20,13 +25,32 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
   let redisServer: RedisServer;
   let h: EmulatorHarness;
   let replicas: RunningProxy[];
+  let env: Record<string, string>;
   const at = (i: number) => (replicas[i] as RunningProxy).url;
+  const admin = (i: number, method: string, path: string) => call(at(i), method, path, { token: ADMIN });
+  const side = async (i: number, path = `/iam/v2beta1/groups/${A}`) =>
+    (await call(at(i), 'GET', path, { token: TOKENS.alice })).headers.get('x-v2proxy-backend');
+  const sides = () => Promise.all([0, 1, 2].map((i) => side(i)));
 
   beforeAll(async () => {
     redisServer = await startRedisServer();
     h = await startHarness();
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-fleet-')), 'rollout.yaml');
+    writeFileSync(
+      file,
+      'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n  - resource: roles\n    operations: [get]\n    native: 100\n' +
+        'guard:\n  windowSeconds: 60\n  minRequests: 5\n  maxErrorRate: 0.5\n  cooldownSeconds: 300\n',
+    );
     // snapshots kept for a minute: only the fleet's news can end them early
-    const env = { V1_BASE_URL: h.url, REDIS_URL: redisServer.url, PAGE_TOKEN_SECRET: 'shared-secret-of-the-fleet', LIST_CACHE_TTL_MS: '60000' };
+    env = {
+      V1_BASE_URL: h.url,
+      V2_BASE_URL: h.v2url,
+      ROLLOUT_FILE: file,
+      ADMIN_TOKEN: ADMIN,
+      REDIS_URL: redisServer.url,
+      PAGE_TOKEN_SECRET: 'shared-secret-of-the-fleet',
+      LIST_CACHE_TTL_MS: '60000',
+    };
     replicas = await Promise.all([startProxy(env), startProxy(env), startProxy(env)]);
   });
   afterAll(async () => {
@@ -63,5 +87,80 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
       ),
     ).toContain('seen-everywhere');
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('the kill switch pulled on one replica holds for all within 1 s, resume too, and a restarted replica comes up killed', async () => {
+    expect(await sides()).toEqual(['native', 'native', 'native']);
+    expect((await admin(0, 'POST', '/admin/rollout/kill')).status).toBe(200);
+    const started = Date.now();
+    expect(await within(1_000, sides, (s) => s.every((x) => x === 'translate'))).toEqual(['translate', 'translate', 'translate']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // a replica restarted while the fleet is killed reads that before it serves
+    await (replicas[2] as RunningProxy).close();
+    replicas[2] = await startProxy(env);
+    expect(await side(2)).toBe('translate');
+    expect((await admin(2, 'GET', '/admin/rollout')).body).toMatchObject({ killSwitch: true, fleet: { version: expect.any(Number) } });
+    expect((await admin(1, 'POST', '/admin/rollout/resume')).status).toBe(200);
+    expect(await within(1_000, sides, (s) => s.every((x) => x === 'native'))).toEqual(['native', 'native', 'native']);
+    const metrics = (await admin(2, 'GET', '/metrics')).body as string;
+    expect(metrics).toMatch(/^v2proxy_kill_switch 0$/m);
+    expect(metrics).toMatch(/^v2proxy_control_version [1-9]\d*$/m);
+  });
+
+  it('a rollback by the guard of one replica holds for all, logged and counted once', async () => {
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/roles', status: 503 }] } });
+    try {
+      const role = `/iam/v2beta1/roles/${A}`;
+      for (let i = 0; i < 5; i += 1) expect(await side(0, role)).toBe('native');
+      expect(await side(0, role)).toBe('translate');
+      const all = () => Promise.all([0, 1, 2].map((i) => side(i, role)));
+      expect(await within(1_000, all, (s) => s.every((x) => x === 'translate'))).toEqual(['translate', 'translate', 'translate']);
+      const counted = await Promise.all(
+        [0, 1, 2].map(async (i) =>
+          Number(/^v2proxy_rollout_rollbacks_total\{resource="roles"\} (\d+)$/m.exec((await admin(i, 'GET', '/metrics')).body)?.[1] ?? 0),
+        ),
+      );
+      expect(counted.reduce((a, b) => a + b, 0)).toBe(1);
+      for (const i of [1, 2]) {
+        expect((await admin(i, 'GET', '/admin/rollout')).body.routes.find((r: { resource: string }) => r.resource === 'roles')).toMatchObject({
+          rolledBack: true,
+          rollbacks: 1,
+        });
+        expect((await admin(i, 'GET', '/metrics')).body).toMatch(/^v2proxy_route_rolled_back\{resource="roles",operations="get"\} 1$/m);
+      }
+    } finally {
+      await h.dev('DELETE', '/__emulator/faults');
+    }
+  });
+
+  it('Redis stopped: every replica keeps serving on the state it has, reports staleness and refuses an admin change; back, they catch up', async () => {
+    await redisServer.stop();
+    try {
+      expect(await sides()).toEqual(['native', 'native', 'native']);
+      const refused = await admin(0, 'POST', '/admin/rollout/kill');
+      expect([refused.status, refused.body.code]).toEqual([503, 14]);
+      expect(await sides()).toEqual(['native', 'native', 'native']);
+      const stale = await within(
+        3_000,
+        async () => (await admin(1, 'GET', '/admin/rollout')).body.fleet.staleSeconds as number,
+        (s) => s >= 1,
+      );
+      expect(stale).toBeGreaterThanOrEqual(1);
+    } finally {
+      await redisServer.restart();
+    }
+    // back (without its data: this Redis keeps nothing across a restart), the fleet state is there again
+    expect(
+      (
+        await within(
+          5_000,
+          () => admin(2, 'POST', '/admin/rollout/kill'),
+          (r) => r.status === 200,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await within(1_000, sides, (s) => s.every((x) => x === 'translate'))).toEqual(['translate', 'translate', 'translate']);
+    expect((await admin(0, 'GET', '/admin/rollout')).body.fleet.staleSeconds).toBeLessThan(1);
+    await admin(0, 'POST', '/admin/rollout/resume');
   });
 });

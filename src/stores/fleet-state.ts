@@ -1,0 +1,26 @@
+/**
+ * The rollout decisions every replica shares, under one version number: the kill switch an
+ * operator pulled (or none: the file's), and each route the guard rolled back, until when.
+ */
+export interface FleetState {
+  /** when this state was first written: a Redis that lost its data starts a new epoch, whose versions start again */
+  epoch: string;
+  version: number;
+  /** the admin kill switch: on, off, or unset (the rollout file's `killSwitch` decides) */
+  kill: 'on' | 'off' | '';
+  /** route key → the end of its rollback (ms since epoch) and how many rollbacks it has had */
+  rollbacks: Record<string, { until: number; count: number }>;
+}
+
+export type FleetChange = { kind: 'kill'; kill: FleetState['kill'] } | { kind: 'rollback'; key: string; until: number; now: number };
+
+/** Where the fleet state lives (Redis): each change is atomic, bumps the version and is announced. */
+export interface FleetStore {
+  read(): Promise<FleetState>;
+  /** `applied`: false when the change was in force already (a rollback another replica made first) */
+  change(change: FleetChange): Promise<{ state: FleetState; applied: boolean }>;
+  /** writes `state` only if there is none (a Redis that came back empty gets the state a replica still holds) */
+  seed(state: FleetState): Promise<void>;
+}
+
+export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {} };
