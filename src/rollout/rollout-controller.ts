@@ -1,7 +1,7 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type GuardConfig, type KnownRoutes, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
-import { type FleetState, type FleetStore, NO_FLEET_STATE } from '../stores/fleet-state.js';
+import { type FleetCounters, type FleetState, type FleetStore, type GuardTally, NO_FLEET_STATE } from '../stores/fleet-state.js';
 import { RouteGuard } from './rollout-guard.js';
 import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
 
@@ -29,6 +29,9 @@ export interface RolloutEvents {
 }
 
 type Headers = Record<string, string | string[] | undefined>;
+
+// how often a replica sends its guard counts and judges the fleet's window
+const FLUSH_MS = 250;
 
 const DEFAULT_GUARD: GuardConfig = { windowSeconds: 30, minRequests: 20, maxErrorRate: 0.05, cooldownSeconds: 60 };
 
@@ -58,6 +61,10 @@ export class RolloutController {
   private confirmedAt: number | undefined;
   private syncing: Promise<void> | undefined;
   private poll: NodeJS.Timeout | undefined;
+  // the guard's counts for the fleet: gathered per route here, sent and judged every FLUSH_MS
+  private counters: FleetCounters | undefined;
+  private pending = new Map<string, { state: RouteState; tally: GuardTally }>();
+  private flushing: NodeJS.Timeout | undefined;
 
   /**
    * Starts on the rollout file, which must be there and valid (`RolloutFileError` otherwise: a
@@ -133,11 +140,75 @@ export class RolloutController {
    * and rollbacks), then follows it: `announced` calls back with each new version, and a read every
    * `pollMs` catches what an announcement lost. Redis away: the last state applied stays in force.
    */
-  async followFleet(store: FleetStore, pollMs: number): Promise<void> {
+  async followFleet(store: FleetStore, pollMs: number, counters?: FleetCounters): Promise<void> {
     this.fleet = store;
     await this.syncFleet();
     this.poll = setInterval(() => void this.syncFleet(), pollMs);
     this.poll.unref();
+    if (counters) {
+      this.counters = counters;
+      this.flushing = setInterval(() => void this.flushCounts(), FLUSH_MS);
+      this.flushing.unref();
+    }
+  }
+
+  /** One more native answer or compared read of a route, for the fleet's count (sent at the next flush). */
+  private count(state: RouteState, kind: GuardTally['kind'], failed: boolean): void {
+    const id = `${state.key}|${kind}`;
+    let entry = this.pending.get(id);
+    if (!entry) {
+      entry = { state, tally: { route: state.key, generation: state.guard.rollbacks, kind, total: 0, failed: 0 } };
+      this.pending.set(id, entry);
+    }
+    entry.tally.total += 1;
+    if (failed) entry.tally.failed += 1;
+  }
+
+  /**
+   * Sends what this replica counted and judges each route on the fleet's window: past the threshold
+   * (with enough requests), the route rolls back for everyone. Redis away: the counts go to this
+   * replica's own guard instead, which then decides alone.
+   */
+  async flushCounts(): Promise<void> {
+    const counters = this.counters;
+    if (!counters || this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    const guard = this.config.guard ?? DEFAULT_GUARD;
+    const now = this.opts.now();
+    const bucketMs = Math.max(1_000, Math.ceil((guard.windowSeconds * 1000) / 30));
+    let windows: GuardTally[];
+    try {
+      windows = await counters.tally(
+        batch.map((b) => b.tally),
+        { bucketMs, buckets: Math.ceil((guard.windowSeconds * 1000) / bucketMs), now },
+      );
+    } catch {
+      for (const { state, tally } of batch) {
+        for (let i = 0; i < tally.total; i += 1) {
+          const failed = i < tally.failed;
+          if (tally.kind === 'native' ? state.guard.record(guard, failed, now) : state.guard.recordDiff(guard, failed, now))
+            this.tripped(state, guard, tally.kind);
+        }
+      }
+      return;
+    }
+    windows.forEach((window, i) => {
+      const { state } = batch[i] as { state: RouteState };
+      const maxRate = window.kind === 'native' ? guard.maxErrorRate : guard.maxDiffRate;
+      if (maxRate === undefined || state.guard.isRolledBack(now) || window.total < guard.minRequests) return;
+      if (window.failed / window.total <= maxRate) return;
+      state.guard.rollBack(guard, now);
+      this.tripped(state, guard, window.kind);
+    });
+  }
+
+  private tripped(state: RouteState, guard: GuardConfig, kind: GuardTally['kind']): void {
+    this.rolledBack(
+      state,
+      guard,
+      kind === 'native' ? `native error share above ${guard.maxErrorRate}` : `share of reads with a reported difference above ${guard.maxDiffRate}`,
+    );
   }
 
   /** A version announced by a replica (or a reconnect, `undefined`): reads the state unless it is applied already. */
@@ -215,6 +286,7 @@ export class RolloutController {
 
   stop(): void {
     clearInterval(this.poll);
+    clearInterval(this.flushing);
     process.off('SIGHUP', this.onHup);
     clearTimeout(this.debounce);
     this.watcher?.close();
@@ -268,16 +340,16 @@ export class RolloutController {
   /** A native answer on a route (5xx or no answer counts as failed); trips the guard when it should. */
   recordNative(route: RouteState | undefined, failed: boolean): void {
     if (!route) return;
-    const guard = this.config.guard ?? DEFAULT_GUARD;
-    if (route.guard.record(guard, failed, this.opts.now())) this.rolledBack(route, guard, `native error share above ${guard.maxErrorRate}`);
+    if (this.counters) this.count(route, 'native', failed);
+    else if (route.guard.record(this.config.guard ?? DEFAULT_GUARD, failed, this.opts.now())) this.tripped(route, this.config.guard ?? DEFAULT_GUARD, 'native');
   }
 
   /** A compared shadow read on a route (with a reported difference or not): the guard's second trigger. */
   recordDiff(route: RouteState | undefined, differed: boolean): void {
     if (!route) return;
-    const guard = this.config.guard ?? DEFAULT_GUARD;
-    if (route.guard.recordDiff(guard, differed, this.opts.now()))
-      this.rolledBack(route, guard, `share of reads with a reported difference above ${guard.maxDiffRate}`);
+    if (this.counters) this.count(route, 'diff', differed);
+    else if (route.guard.recordDiff(this.config.guard ?? DEFAULT_GUARD, differed, this.opts.now()))
+      this.tripped(route, this.config.guard ?? DEFAULT_GUARD, 'diff');
   }
 
   private rolledBack(route: RouteState, guard: GuardConfig, why: string): void {

@@ -34,11 +34,16 @@ export class RouteGuard {
     if (this.isRolledBack(now) || window.length < config.minRequests) return false;
     const failures = window.reduce((n, o) => n + (o.failed ? 1 : 0), 0);
     if (failures / window.length <= maxRate) return false;
+    this.rollBack(config, now);
+    return true;
+  }
+
+  /** Back to translation for `cooldownSeconds`; the windows start afresh. */
+  rollBack(config: GuardConfig, now: number): void {
     this.rolledBackUntil = now + config.cooldownSeconds * 1000;
     this.rollbacks += 1;
     this.outcomes = [];
     this.diffs = [];
-    return true;
   }
 
   isRolledBack(now: number): boolean {

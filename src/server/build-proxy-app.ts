@@ -53,6 +53,7 @@ import { registerV2Routes } from './v2-routes.js';
 import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
 import { FleetChannel } from '../stores/fleet-channel.js';
 import { RedisFleetState } from '../stores/redis-fleet-state.js';
+import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
@@ -229,7 +230,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   if (channel && redis) {
     channel.on(CONTROL_TOPIC, (version) => rollout.announced(Number(version)));
     channel.onReconnect(() => rollout.announced(undefined));
-    await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS);
+    await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS, new RedisGuardCounters(redis));
   }
   metrics.rolloutGauges({ killSwitch: () => rollout.killSwitch, rolledBack: () => rollout.rolledBackRoutes(), fleet: () => rollout.fleetStatus() });
   // with a fleet, ready once Redis answers and the fleet state has been read (a restart comes up killed if the fleet is)

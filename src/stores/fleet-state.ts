@@ -24,3 +24,19 @@ export interface FleetStore {
 }
 
 export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {} };
+
+/** Native answers (or compared shadow reads) of one route: how many, and how many failed (or differed). */
+export interface GuardTally {
+  /** the route's key and its rollback count (counting starts afresh after each rollback) */
+  route: string;
+  generation: number;
+  kind: 'native' | 'diff';
+  total: number;
+  failed: number;
+}
+
+/** The guard's counts across the fleet: per route, per time bucket, summed over the window. */
+export interface FleetCounters {
+  /** adds this replica's counts to the current bucket and answers each route's window across the fleet (the same order) */
+  tally(added: readonly GuardTally[], window: { bucketMs: number; buckets: number; now: number }): Promise<GuardTally[]>;
+}
