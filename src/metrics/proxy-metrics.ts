@@ -45,6 +45,13 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly circuitOpen = new Gauge({
+    name: 'v2proxy_circuit_open',
+    help: 'whether the circuit breaker of a backend is open (calls fail fast), by backend',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+
   readonly connectionsRefused = new Counter({
     name: 'v2proxy_connections_refused_total',
     help: 'client connections closed as they came because MAX_CONNECTIONS were open',

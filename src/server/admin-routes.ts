@@ -36,7 +36,14 @@ function requireAdmin(req: FastifyRequest, reply: FastifyReply, adminToken: stri
 /** The rollout admin API and the Prometheus metrics. */
 export function registerAdminRoutes(
   app: FastifyInstance,
-  opts: { adminToken: string; rollout: RolloutController; metrics: ProxyMetrics; diffs: DiffBook },
+  opts: {
+    adminToken: string;
+    rollout: RolloutController;
+    metrics: ProxyMetrics;
+    diffs: DiffBook;
+    /** the fleet's replicas (with REDIS_URL) */
+    fleet?: (() => Promise<unknown>) | undefined;
+  },
 ): void {
   const { rollout } = opts;
   app.register(async (admin) => {
@@ -54,6 +61,10 @@ export function registerAdminRoutes(
       const result = rollout.reload();
       if (!result.ok) throw apiError('ROLLOUT_FILE_REFUSED', { reason: result.error ?? 'invalid' });
       return reply.send(rollout.status());
+    });
+    admin.get('/admin/fleet', async () => {
+      if (!opts.fleet) return { version: null, self: null, replicas: [], note: 'a single replica: REDIS_URL is not set' };
+      return opts.fleet();
     });
     admin.get('/admin/diff', async (_req, reply) => {
       const html = renderReportHtml(opts.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() });

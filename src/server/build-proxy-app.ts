@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -54,6 +55,7 @@ import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
 import { FleetChannel } from '../stores/fleet-channel.js';
 import { RedisFleetState } from '../stores/redis-fleet-state.js';
 import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
+import { FleetRoster } from '../stores/fleet-roster.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
@@ -62,6 +64,9 @@ const LISTS_TOPIC = 'v2proxy:lists';
 const CONTROL_TOPIC = 'v2proxy:control';
 // how often a replica reads the fleet state anyway (an announcement may be lost while disconnected)
 const FLEET_POLL_MS = 500;
+// how often a replica checks in to the fleet's roster, and when a silent one is forgotten
+const ROSTER_CHECK_IN_MS = 1_000;
+const ROSTER_FORGET_MS = 60_000;
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -148,7 +153,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     abusive: (remote) => app.log.warn(`HTTP/2: a client at ${remote} reset most of its streams; its connection was ended (GOAWAY ENHANCE_YOUR_CALM)`),
   };
   // each backend (v1, the token issuer, the native v2) with its own call deadline and attempt timeout
-  const backend = (origin: string, name: string, timeouts: { timeoutMs: number; attemptTimeoutMs: number }) =>
+  const backend = (origin: string, name: string, timeouts: { timeoutMs: number; attemptTimeoutMs: number }, label: 'v1' | 'issuer' | 'v2') =>
     backendDispatcher(origin, {
       connections: 128,
       maxResponseBytes: settings.v1MaxResponseBytes,
@@ -158,19 +163,22 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       // 40 attempts at least: with 10, a backend failing 20 % of calls opened it in 4 % of starts
       // (half of the first 10 to 20 attempts failing by chance); with 40, in none of 20,000 simulated
       breaker: { windowMs: 2_000, minAttempts: 40, failureRatio: 0.5, openMs: settings.v1BreakerOpenMs },
-      onBreaker: (state) =>
-        state === 'open'
-          ? app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${settings.v1BreakerOpenMs} ms`)
-          : app.log.warn(`${name}: circuit closed again (a trial call was answered)`),
+      onBreaker: (state) => {
+        metrics.circuitOpen.set({ backend: label }, state === 'open' ? 1 : 0);
+        if (state === 'open')
+          app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${settings.v1BreakerOpenMs} ms`);
+        else app.log.warn(`${name}: circuit closed again (a trial call was answered)`);
+      },
     });
-  const v1Backend = backend(v1.origin, 'the v1 backend', { timeoutMs: settings.v1TimeoutMs, attemptTimeoutMs: settings.v1AttemptTimeoutMs });
+  const v1Backend = backend(v1.origin, 'the v1 backend', { timeoutMs: settings.v1TimeoutMs, attemptTimeoutMs: settings.v1AttemptTimeoutMs }, 'v1');
+  metrics.circuitOpen.set({ backend: 'v1' }, 0);
   const issuerOrigin = v1Origin(settings.v1IssuerUrl);
   const issuerTimeouts = { timeoutMs: settings.v1IssuerTimeoutMs, attemptTimeoutMs: settings.v1IssuerAttemptTimeoutMs };
   // the issuer shares the v1 pool (and its breaker) when it is the same origin with the same timeouts
   const issuerBackend =
     issuerOrigin.origin === v1.origin && issuerTimeouts.timeoutMs === settings.v1TimeoutMs && issuerTimeouts.attemptTimeoutMs === settings.v1AttemptTimeoutMs
       ? v1Backend
-      : backend(issuerOrigin.origin, 'the v1 token issuer', issuerTimeouts);
+      : backend(issuerOrigin.origin, 'the v1 token issuer', issuerTimeouts, 'issuer');
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
@@ -232,6 +240,17 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     channel.onReconnect(() => rollout.announced(undefined));
     await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS, new RedisGuardCounters(redis));
   }
+  // the roster of the fleet: this replica checks in every second, `/admin/fleet` lists the live ones
+  const roster = redis ? new FleetRoster(redis) : undefined;
+  const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
+  const checkIn = () => {
+    const a = app.server.address();
+    const address = typeof a === 'object' && a ? `${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'not listening';
+    roster?.checkIn({ ...self, address, version: rollout.fleetStatus()?.version ?? 0, checkedAt: Date.now() });
+  };
+  const checkingIn = roster ? setInterval(checkIn, ROSTER_CHECK_IN_MS) : undefined;
+  checkingIn?.unref();
+  app.addHook('onReady', async () => checkIn());
   metrics.rolloutGauges({ killSwitch: () => rollout.killSwitch, rolledBack: () => rollout.rolledBackRoutes(), fleet: () => rollout.fleetStatus() });
   // with a fleet, ready once Redis answers and the fleet state has been read (a restart comes up killed if the fleet is)
   const fleetReady = async (r: NonNullable<typeof redis>) => {
@@ -247,7 +266,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>);
   const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
   const nativeBackend = nativeOrigin
-    ? backend(nativeOrigin.origin, 'the native v2 backend', { timeoutMs: settings.v2TimeoutMs, attemptTimeoutMs: settings.v2AttemptTimeoutMs })
+    ? backend(nativeOrigin.origin, 'the native v2 backend', { timeoutMs: settings.v2TimeoutMs, attemptTimeoutMs: settings.v2AttemptTimeoutMs }, 'v2')
     : undefined;
   const native =
     nativeOrigin && nativeBackend
@@ -280,13 +299,40 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     await record?.close();
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);
     await ownMeta?.close();
+    clearInterval(checkingIn);
+    await roster?.leave(self.id);
     channel?.close();
     await redis?.quit().catch(() => redis.disconnect());
     lists.cache.clear();
     // the last lines of a stopping proxy are written now, not at the next periodic flush
     buffered?.flushSync();
   });
-  registerAdminRoutes(app, { adminToken: settings.adminToken, rollout, metrics, diffs });
+  registerAdminRoutes(app, {
+    adminToken: settings.adminToken,
+    rollout,
+    metrics,
+    diffs,
+    fleet: roster
+      ? async () => {
+          const now = Date.now();
+          const version = rollout.fleetStatus()?.version ?? 0;
+          const replicas = await roster.list(now, ROSTER_FORGET_MS);
+          return {
+            version,
+            self: self.id,
+            replicas: replicas.map((r) => ({
+              id: r.id,
+              address: r.address,
+              version: r.version,
+              checkedAt: new Date(r.checkedAt).toISOString(),
+              uptimeSeconds: Math.round((now - r.startedAt) / 1000),
+              // behind the fleet, or silent for longer than a few check-ins
+              stale: r.version < version || now - r.checkedAt > 3 * ROSTER_CHECK_IN_MS,
+            })),
+          };
+        }
+      : undefined,
+  });
   const services: AppServices = {
     lists,
     locks: redis ? new RedisWriteLock(redis, { leaseMs: Math.max(5_000, 3 * settings.v1TimeoutMs), waitMs: 30_000 }) : new KeyedLock(),

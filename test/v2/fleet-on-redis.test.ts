@@ -173,4 +173,24 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
     expect((await admin(0, 'GET', '/admin/rollout')).body.fleet.staleSeconds).toBeLessThan(1);
     await admin(0, 'POST', '/admin/rollout/resume');
   });
+
+  it('/admin/fleet on any replica lists every live replica with the version it applied; the metrics show the circuit and the control version', async () => {
+    await admin(0, 'POST', '/admin/rollout/kill');
+    const fleet = await within(
+      3_000,
+      async () => (await admin(1, 'GET', '/admin/fleet')).body,
+      (f) => f.replicas.length === 3 && f.replicas.every((r: { stale: boolean }) => !r.stale),
+    );
+    const version = (await admin(0, 'GET', '/admin/rollout')).body.fleet.version as number;
+    expect(fleet.version).toBe(version);
+    expect(fleet.replicas.map((r: { address: string }) => `http://${r.address}`).sort()).toEqual([at(0), at(1), at(2)].sort());
+    for (const r of fleet.replicas) {
+      expect(r).toMatchObject({ id: expect.any(String), version, stale: false, checkedAt: expect.any(String), uptimeSeconds: expect.any(Number) });
+    }
+    const metrics = (await admin(2, 'GET', '/metrics')).body as string;
+    expect(metrics).toMatch(/^v2proxy_circuit_open\{backend="v1"\} 0$/m);
+    expect(metrics).toMatch(new RegExp(`^v2proxy_control_version ${version}$`, 'm'));
+    expect(metrics).toMatch(/^v2proxy_control_stale_seconds (0|0\.\d+)$/m);
+    await admin(0, 'POST', '/admin/rollout/resume');
+  });
 });
