@@ -3,7 +3,7 @@ import { apiError } from '../errors/error-registry.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { RolloutController } from '../rollout/rollout-controller.js';
-import type { DiffBook } from '../shadow/diff-book.js';
+import type { DiffReport } from '../shadow/diff-book.js';
 import { renderReportHtml } from '../shadow/render-report.js';
 
 function sameSecret(a: string, b: string): boolean {
@@ -40,7 +40,8 @@ export function registerAdminRoutes(
     adminToken: string;
     rollout: RolloutController;
     metrics: ProxyMetrics;
-    diffs: DiffBook;
+    /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
+    diffs: { report(): Promise<DiffReport>; reset(): Promise<void> };
     /** the fleet's replicas (with REDIS_URL) */
     fleet?: (() => Promise<unknown>) | undefined;
   },
@@ -67,12 +68,12 @@ export function registerAdminRoutes(
       return opts.fleet();
     });
     admin.get('/admin/diff', async (_req, reply) => {
-      const html = renderReportHtml(opts.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() });
+      const html = renderReportHtml(await opts.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() });
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
-    admin.get('/admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(opts.diffs.report()));
+    admin.get('/admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(await opts.diffs.report()));
     admin.post('/admin/diff/reset', async () => {
-      opts.diffs.reset();
+      await opts.diffs.reset();
       return opts.diffs.report();
     });
   });

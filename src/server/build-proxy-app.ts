@@ -27,7 +27,7 @@ import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { RolloutController } from '../rollout/rollout-controller.js';
-import { DiffBook } from '../shadow/diff-book.js';
+import { DiffBook, type RouteDelta, reportOf } from '../shadow/diff-book.js';
 import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
@@ -56,6 +56,7 @@ import { FleetChannel } from '../stores/fleet-channel.js';
 import { RedisFleetState } from '../stores/redis-fleet-state.js';
 import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { FleetRoster } from '../stores/fleet-roster.js';
+import { FleetDiffReport } from '../shadow/fleet-diff-report.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
@@ -67,6 +68,9 @@ const FLEET_POLL_MS = 500;
 // how often a replica checks in to the fleet's roster, and when a silent one is forgotten
 const ROSTER_CHECK_IN_MS = 1_000;
 const ROSTER_FORGET_MS = 60_000;
+// how often a replica sends what it booked to the fleet's diff report, and the topic of its reset
+const DIFF_FLUSH_MS = 1_000;
+const DIFF_RESET_TOPIC = 'v2proxy:diff-reset';
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -277,7 +281,38 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         })
       : undefined;
   if (opts.watchRollout !== false) rollout.watch();
-  const diffs = new DiffBook({ sampleValues: settings.diffSampleValues });
+  // with a fleet, what this replica books is also sent to the fleet's report every second
+  const unsent = channel ? new DiffBook({ sampleValues: settings.diffSampleValues }) : undefined;
+  const diffs = new DiffBook({ sampleValues: settings.diffSampleValues, ...(unsent ? { also: unsent } : {}) });
+  const fleetDiffs = redis && unsent ? new FleetDiffReport(redis) : undefined;
+  let unsentBatches: RouteDelta[][] = [];
+  const sendDiffs = async () => {
+    if (!fleetDiffs || !unsent) return;
+    // kept until Redis takes them (at most a minute of them while it is away)
+    unsentBatches = [...unsentBatches, unsent.drain()].slice(-60);
+    try {
+      await fleetDiffs.add(unsentBatches.flat());
+      unsentBatches = [];
+    } catch {
+      // Redis away: sent with the next flush
+    }
+  };
+  const sendingDiffs = fleetDiffs ? setInterval(() => void sendDiffs(), DIFF_FLUSH_MS) : undefined;
+  sendingDiffs?.unref();
+  channel?.on(DIFF_RESET_TOPIC, () => {
+    diffs.reset();
+    unsent?.reset();
+    unsentBatches = [];
+  });
+  const diffReport = {
+    report: async () => (fleetDiffs ? reportOf(await fleetDiffs.routes()) : diffs.report()),
+    reset: async () => {
+      diffs.reset();
+      if (!fleetDiffs) return;
+      await fleetDiffs.reset();
+      channel?.publish(DIFF_RESET_TOPIC, '');
+    },
+  };
   const shadow = native
     ? new ShadowRunner({
         maxInflight: settings.shadowMaxInflight,
@@ -300,6 +335,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);
     await ownMeta?.close();
     clearInterval(checkingIn);
+    clearInterval(sendingDiffs);
+    await sendDiffs();
     await roster?.leave(self.id);
     channel?.close();
     await redis?.quit().catch(() => redis.disconnect());
@@ -311,7 +348,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     adminToken: settings.adminToken,
     rollout,
     metrics,
-    diffs,
+    diffs: diffReport,
     fleet: roster
       ? async () => {
           const now = Date.now();

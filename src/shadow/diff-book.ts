@@ -61,10 +61,16 @@ export interface DiffReport {
   routes: RouteReport[];
 }
 
-const MAX_SAMPLES = 10;
+/** What one book holds of a route, whole: what a replica adds to the fleet's report. */
+export interface RouteDelta extends RouteCounts {
+  thresholds: Thresholds;
+  fields: { path: string; differences: number; noise: number; kinds: Record<string, number>; samples: Sample[] }[];
+}
+
+export const MAX_SAMPLES = 10;
 /** field paths kept per route; more (odd bodies with map keys) fold into one path */
-const MAX_FIELDS = 200;
-const OVERFLOW = '(other paths)';
+export const MAX_FIELDS = 200;
+export const OVERFLOW = '(other paths)';
 
 export function shortHash(value: unknown): string {
   if (value === undefined) return '-';
@@ -89,7 +95,7 @@ function keptValue(v: unknown): unknown {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared: number, t: Thresholds): boolean {
+export function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared: number, t: Thresholds): boolean {
   const d = f.differences;
   const n = f.noise;
   if (d <= n || compared === 0) return false;
@@ -104,7 +110,8 @@ function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared: numbe
 export class DiffBook {
   private routes = new Map<string, RouteStat>();
 
-  constructor(private readonly opts: { sampleValues: boolean }) {}
+  /** `also`: a second book that gets every booking too (what a replica has not sent to the fleet yet) */
+  constructor(private readonly opts: { sampleValues: boolean; also?: DiffBook }) {}
 
   private route(resource: string, operation: string, thresholds?: Thresholds): RouteStat {
     const key = `${resource} ${operation}`;
@@ -131,6 +138,7 @@ export class DiffBook {
 
   /** One compared request; true when it shows a difference that is reported (above its noise). */
   compared(resource: string, operation: string, thresholds: Thresholds, sample: { requestId: string; url: string }, diffs: readonly Difference[]): boolean {
+    this.opts.also?.compared(resource, operation, thresholds, sample, diffs);
     const r = this.route(resource, operation, thresholds);
     r.compared += 1;
     for (const d of diffs) {
@@ -157,15 +165,18 @@ export class DiffBook {
 
   /** Differences between two answers of the serving side: noise for their paths. */
   noise(resource: string, operation: string, diffs: readonly Difference[]): void {
+    this.opts.also?.noise(resource, operation, diffs);
     const r = this.route(resource, operation);
     for (const d of diffs) this.field(r, d.path).noise += 1;
   }
 
   error(resource: string, operation: string): void {
+    this.opts.also?.error(resource, operation);
     this.route(resource, operation).errors += 1;
   }
 
   skipped(resource: string, operation: string): void {
+    this.opts.also?.skipped(resource, operation);
     this.route(resource, operation).skipped += 1;
   }
 
@@ -173,32 +184,64 @@ export class DiffBook {
     this.routes = new Map();
   }
 
+  /** Everything booked, whole, and the book starts afresh (a replica's not yet sent share of the fleet's report). */
+  drain(): RouteDelta[] {
+    const routes = this.routesNow();
+    this.reset();
+    return routes;
+  }
+
   /** The report, routes and fields worst first. */
   report(): DiffReport {
-    const routes = [...this.routes.values()].map((r): RouteReport => {
-      const fields = [...r.fields.entries()].map(([path, f]): FieldReport => {
-        const kind = [...f.kinds.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'value';
-        return { path, kind, differences: f.differences, noise: f.noise, reported: reportedOf(f, r.compared, r.thresholds), samples: [...f.samples] };
-      });
-      fields.sort((a, b) => Number(b.reported) - Number(a.reported) || b.differences - b.noise - (a.differences - a.noise) || a.path.localeCompare(b.path));
-      return {
-        resource: r.resource,
-        operation: r.operation,
-        compared: r.compared,
-        matched: r.matched,
-        differed: r.differed,
-        errors: r.errors,
-        skipped: r.skipped,
-        fields,
-      };
-    });
-    const share = (r: RouteReport) => (r.compared === 0 ? 0 : r.differed / r.compared);
-    routes.sort(
-      (a, b) =>
-        share(b) - share(a) ||
-        b.fields.filter((f) => f.reported).length - a.fields.filter((f) => f.reported).length ||
-        `${a.resource} ${a.operation}`.localeCompare(`${b.resource} ${b.operation}`),
-    );
-    return { routes };
+    return reportOf(this.routesNow());
   }
+
+  private routesNow(): RouteDelta[] {
+    return [...this.routes.values()].map((r) => ({
+      resource: r.resource,
+      operation: r.operation,
+      compared: r.compared,
+      matched: r.matched,
+      differed: r.differed,
+      errors: r.errors,
+      skipped: r.skipped,
+      thresholds: r.thresholds,
+      fields: [...r.fields.entries()].map(([path, f]) => ({
+        path,
+        differences: f.differences,
+        noise: f.noise,
+        kinds: Object.fromEntries(f.kinds),
+        samples: [...f.samples],
+      })),
+    }));
+  }
+}
+
+/** Routes with their counts and fields as the report shows them: worst first, each field's kind its most frequent. */
+export function reportOf(all: readonly RouteDelta[]): DiffReport {
+  const routes = all.map((r): RouteReport => {
+    const fields = r.fields.map((f): FieldReport => {
+      const kind = (Object.entries(f.kinds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'value') as DiffKind;
+      return { path: f.path, kind, differences: f.differences, noise: f.noise, reported: reportedOf(f, r.compared, r.thresholds), samples: [...f.samples] };
+    });
+    fields.sort((a, b) => Number(b.reported) - Number(a.reported) || b.differences - b.noise - (a.differences - a.noise) || a.path.localeCompare(b.path));
+    return {
+      resource: r.resource,
+      operation: r.operation,
+      compared: r.compared,
+      matched: r.matched,
+      differed: r.differed,
+      errors: r.errors,
+      skipped: r.skipped,
+      fields,
+    };
+  });
+  const share = (r: RouteReport) => (r.compared === 0 ? 0 : r.differed / r.compared);
+  routes.sort(
+    (a, b) =>
+      share(b) - share(a) ||
+      b.fields.filter((f) => f.reported).length - a.fields.filter((f) => f.reported).length ||
+      `${a.resource} ${a.operation}`.localeCompare(`${b.resource} ${b.operation}`),
+  );
+  return { routes };
 }

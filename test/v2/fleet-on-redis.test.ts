@@ -39,6 +39,7 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
     writeFileSync(
       file,
       'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n  - resource: roles\n    operations: [get]\n    native: 100\n' +
+        '  - resource: identities\n    operations: [get]\n    shadow: 100\n    ignore: [createTime, updateTime]\n' +
         'guard:\n  windowSeconds: 60\n  minRequests: 5\n  maxErrorRate: 0.5\n  cooldownSeconds: 300\n',
     );
     // snapshots kept for a minute: only the fleet's news can end them early
@@ -192,5 +193,34 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
     expect(metrics).toMatch(new RegExp(`^v2proxy_control_version ${version}$`, 'm'));
     expect(metrics).toMatch(/^v2proxy_control_stale_seconds (0|0\.\d+)$/m);
     await admin(0, 'POST', '/admin/rollout/resume');
+  });
+
+  it('one diff report: reads shadowed on A and B show on C, a restart keeps it, a reset on any replica empties it for all', async () => {
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/identities', set: { description: 'planted' } }] } });
+    try {
+      const uid = (await call(at(0), 'GET', '/iam/v2beta1/identities?page_size=1', { token: TOKENS.alice })).body.identities[0].uid as string;
+      const read = (i: number, id: string) => call(at(i), 'GET', `/iam/v2beta1/identities/${uid}`, { token: TOKENS.alice, headers: { 'x-request-id': id } });
+      expect((await read(0, 'shadowed-on-a')).status).toBe(200);
+      expect((await read(1, 'shadowed-on-b')).status).toBe(200);
+      type Route = { resource: string; operation: string; compared: number; fields: { path: string; samples: { requestId: string }[] }[] };
+      const route = async (i: number) =>
+        ((await admin(i, 'GET', '/admin/diff.json')).body.routes as Route[]).find((r) => r.resource === 'identities' && r.operation === 'get');
+      const onC = await within(
+        3_000,
+        () => route(2),
+        (r) => (r?.compared ?? 0) >= 2,
+      );
+      expect(onC?.compared).toBe(2);
+      expect(onC?.fields.map((f) => f.path)).toEqual(['description']);
+      expect(onC?.fields[0]?.samples.map((x) => x.requestId).sort()).toEqual(['shadowed-on-a', 'shadowed-on-b']);
+      // a restarted replica shows the same report
+      await (replicas[2] as RunningProxy).close();
+      replicas[2] = await startProxy(env);
+      expect((await route(2))?.compared).toBe(2);
+      expect((await admin(1, 'POST', '/admin/diff/reset')).status).toBe(200);
+      for (const i of [0, 1, 2]) expect(await route(i)).toBeUndefined();
+    } finally {
+      await h.dev('DELETE', '/__emulator/faults');
+    }
   });
 });
