@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type GuardConfig, type KnownRoutes, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
@@ -59,6 +60,8 @@ export class RolloutController {
   private fleet: FleetStore | undefined;
   private fleetState: FleetState = NO_FLEET_STATE;
   private confirmedAt: number | undefined;
+  // the digest of the rollout file in force here
+  private digest = '';
   private syncing: Promise<void> | undefined;
   private poll: NodeJS.Timeout | undefined;
   // the guard's counts for the fleet: gathered per route here, sent and judged every FLUSH_MS
@@ -98,6 +101,12 @@ export class RolloutController {
       );
     }
     this.apply(parsed.config);
+    this.digest = parsed.digest;
+    // the fleet's version moves with each configuration a replica loads (all replicas following one file agree on it)
+    this.fleet?.change({ kind: 'config', digest: parsed.digest }).then(
+      ({ state }) => this.applyFleet(state),
+      () => undefined,
+    );
     this.lastError = null;
     this.loadedAt = this.opts.now();
     this.opts.events.reload('ok');
@@ -105,7 +114,7 @@ export class RolloutController {
     return { ok: true, error: null };
   }
 
-  private read(file: string): ReturnType<typeof parseRollout> {
+  private read(file: string): { ok: true; config: RolloutConfig; digest: string } | { ok: false; error: string } {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -113,7 +122,7 @@ export class RolloutController {
       return { ok: false, error: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
     }
     const parsed = parseRollout(text, this.opts.known);
-    return parsed.ok ? parsed : { ok: false, error: `${file}: ${parsed.error}` };
+    return parsed.ok ? { ...parsed, digest: createHash('sha256').update(text).digest('hex').slice(0, 16) } : { ok: false, error: `${file}: ${parsed.error}` };
   }
 
   private refuse(error: string): { ok: false; error: string } {
@@ -143,6 +152,11 @@ export class RolloutController {
   async followFleet(store: FleetStore, pollMs: number, counters?: FleetCounters): Promise<void> {
     this.fleet = store;
     await this.syncFleet();
+    if (this.digest !== '')
+      await store.change({ kind: 'config', digest: this.digest }).then(
+        ({ state }) => this.applyFleet(state),
+        () => undefined,
+      );
     this.poll = setInterval(() => void this.syncFleet(), pollMs);
     this.poll.unref();
     if (counters) {
@@ -259,10 +273,17 @@ export class RolloutController {
   }
 
   /** The fleet version this replica applied, and how long since it last confirmed it (undefined: no fleet, or never). */
-  fleetStatus(): { version: number; staleSeconds: number | undefined; synced: boolean } | undefined {
+  fleetStatus(): { version: number; staleSeconds: number | undefined; synced: boolean; digest: string; fleetDigest: string } | undefined {
     if (!this.fleet) return undefined;
     const at = this.confirmedAt;
-    return { version: this.fleetState.version, staleSeconds: at === undefined ? undefined : (this.opts.now() - at) / 1000, synced: at !== undefined };
+    return {
+      version: this.fleetState.version,
+      staleSeconds: at === undefined ? undefined : (this.opts.now() - at) / 1000,
+      synced: at !== undefined,
+      // the file this replica follows, and the one a replica loaded last: a difference says the copies differ
+      digest: this.digest,
+      fleetDigest: this.fleetState.digest,
+    };
   }
 
   /** Starts following the file: changes (debounced) and SIGHUP reload it. */

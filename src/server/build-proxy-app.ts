@@ -250,7 +250,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const checkIn = () => {
     const a = app.server.address();
     const address = typeof a === 'object' && a ? `${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'not listening';
-    roster?.checkIn({ ...self, address, version: rollout.fleetStatus()?.version ?? 0, checkedAt: Date.now() });
+    const fleet = rollout.fleetStatus();
+    roster?.checkIn({ ...self, address, version: fleet?.version ?? 0, digest: fleet?.digest ?? '', checkedAt: Date.now() });
   };
   const checkingIn = roster ? setInterval(checkIn, ROSTER_CHECK_IN_MS) : undefined;
   checkingIn?.unref();
@@ -361,6 +362,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
               id: r.id,
               address: r.address,
               version: r.version,
+              rolloutDigest: r.digest,
               checkedAt: new Date(r.checkedAt).toISOString(),
               uptimeSeconds: Math.round((now - r.startedAt) / 1000),
               // behind the fleet, or silent for longer than a few check-ins

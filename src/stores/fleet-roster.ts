@@ -6,8 +6,9 @@ export interface RosterEntry {
   id: string;
   /** where it listens (host:port as it sees itself) */
   address: string;
-  /** the fleet state version it has applied */
+  /** the fleet state version it has applied, and the digest of the rollout file it follows */
   version: number;
+  digest: string;
   /** when it last checked in, and when it started (ms since epoch) */
   checkedAt: number;
   startedAt: number;

@@ -10,9 +10,14 @@ export interface FleetState {
   kill: 'on' | 'off' | '';
   /** route key → the end of its rollback (ms since epoch) and how many rollbacks it has had */
   rollbacks: Record<string, { until: number; count: number }>;
+  /** the digest of the rollout file a replica loaded last ('' before any) */
+  digest: string;
 }
 
-export type FleetChange = { kind: 'kill'; kill: FleetState['kill'] } | { kind: 'rollback'; key: string; until: number; now: number };
+export type FleetChange =
+  | { kind: 'kill'; kill: FleetState['kill'] }
+  | { kind: 'rollback'; key: string; until: number; now: number }
+  | { kind: 'config'; digest: string };
 
 /** Where the fleet state lives (Redis): each change is atomic, bumps the version and is announced. */
 export interface FleetStore {
@@ -23,7 +28,7 @@ export interface FleetStore {
   seed(state: FleetState): Promise<void>;
 }
 
-export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {} };
+export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '' };
 
 /** Native answers (or compared shadow reads) of one route: how many, and how many failed (or differed). */
 export interface GuardTally {

@@ -15,6 +15,8 @@ local c = cjson.decode(ARGV[1])
 local applied = 1
 if c.kind == 'kill' then
   if s.kill == c.kill then applied = 0 else s.kill = c.kill end
+elseif c.kind == 'config' then
+  if s.digest == c.digest then applied = 0 else s.digest = c.digest end
 else
   local now = tonumber(c.now)
   for key, r in pairs(s.rollbacks) do
@@ -35,13 +37,14 @@ end
 return {0, raw}`;
 
 function parse(text: string | null | undefined): FleetState {
-  if (!text) return { epoch: '', version: 0, kill: '', rollbacks: {} };
+  if (!text) return { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '' };
   const s = JSON.parse(text) as Partial<FleetState>;
   return {
     epoch: String(s.epoch ?? ''),
     version: Number(s.version ?? 0),
     kill: s.kill === 'on' || s.kill === 'off' ? s.kill : '',
     rollbacks: s.rollbacks ?? {},
+    digest: String(s.digest ?? ''),
   };
 }
 

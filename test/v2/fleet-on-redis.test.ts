@@ -185,8 +185,19 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
     const version = (await admin(0, 'GET', '/admin/rollout')).body.fleet.version as number;
     expect(fleet.version).toBe(version);
     expect(fleet.replicas.map((r: { address: string }) => `http://${r.address}`).sort()).toEqual([at(0), at(1), at(2)].sort());
+    // every replica follows the same rollout file, the one the fleet loaded last
+    const { digest, fleetDigest } = (await admin(0, 'GET', '/admin/rollout')).body.fleet;
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(fleetDigest).toBe(digest);
     for (const r of fleet.replicas) {
-      expect(r).toMatchObject({ id: expect.any(String), version, stale: false, checkedAt: expect.any(String), uptimeSeconds: expect.any(Number) });
+      expect(r).toMatchObject({
+        id: expect.any(String),
+        version,
+        rolloutDigest: digest,
+        stale: false,
+        checkedAt: expect.any(String),
+        uptimeSeconds: expect.any(Number),
+      });
     }
     const metrics = (await admin(2, 'GET', '/metrics')).body as string;
     expect(metrics).toMatch(/^v2proxy_circuit_open\{backend="v1"\} 0$/m);
