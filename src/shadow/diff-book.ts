@@ -198,13 +198,7 @@ export class DiffBook {
 
   private routesNow(): RouteDelta[] {
     return [...this.routes.values()].map((r) => ({
-      resource: r.resource,
-      operation: r.operation,
-      compared: r.compared,
-      matched: r.matched,
-      differed: r.differed,
-      errors: r.errors,
-      skipped: r.skipped,
+      ...countsOf(r),
       thresholds: r.thresholds,
       fields: [...r.fields.entries()].map(([path, f]) => ({
         path,
@@ -217,6 +211,11 @@ export class DiffBook {
   }
 }
 
+/** A route's counts alone (not its fields or thresholds). */
+function countsOf(r: RouteCounts): RouteCounts {
+  return { resource: r.resource, operation: r.operation, compared: r.compared, matched: r.matched, differed: r.differed, errors: r.errors, skipped: r.skipped };
+}
+
 /** Routes with their counts and fields as the report shows them: worst first, each field's kind its most frequent. */
 export function reportOf(all: readonly RouteDelta[]): DiffReport {
   const routes = all.map((r): RouteReport => {
@@ -225,16 +224,7 @@ export function reportOf(all: readonly RouteDelta[]): DiffReport {
       return { path: f.path, kind, differences: f.differences, noise: f.noise, reported: reportedOf(f, r.compared, r.thresholds), samples: [...f.samples] };
     });
     fields.sort((a, b) => Number(b.reported) - Number(a.reported) || b.differences - b.noise - (a.differences - a.noise) || a.path.localeCompare(b.path));
-    return {
-      resource: r.resource,
-      operation: r.operation,
-      compared: r.compared,
-      matched: r.matched,
-      differed: r.differed,
-      errors: r.errors,
-      skipped: r.skipped,
-      fields,
-    };
+    return { ...countsOf(r), fields };
   });
   const share = (r: RouteReport) => (r.compared === 0 ? 0 : r.differed / r.compared);
   routes.sort(
