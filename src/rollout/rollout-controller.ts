@@ -243,6 +243,8 @@ export class RolloutController {
           await store.seed(this.fleetState);
           state = await store.read();
         }
+        // a state begun afresh (an admin call on an empty Redis) learns which file the fleet follows
+        if (state.digest === '' && this.digest !== '') state = (await store.change({ kind: 'config', digest: this.digest })).state;
         this.confirmedAt = this.opts.now();
         this.applyFleet(state);
       })

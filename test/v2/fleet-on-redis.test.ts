@@ -177,33 +177,40 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
 
   it('/admin/fleet on any replica lists every live replica with the version it applied; the metrics show the circuit and the control version', async () => {
     await admin(0, 'POST', '/admin/rollout/kill');
-    const fleet = await within(
-      3_000,
-      async () => (await admin(1, 'GET', '/admin/fleet')).body,
-      (f) => f.replicas.length === 3 && f.replicas.every((r: { stale: boolean }) => !r.stale),
-    );
-    const version = (await admin(0, 'GET', '/admin/rollout')).body.fleet.version as number;
-    expect(fleet.version).toBe(version);
-    expect(fleet.replicas.map((r: { address: string }) => `http://${r.address}`).sort()).toEqual([at(0), at(1), at(2)].sort());
-    // every replica follows the same rollout file, the one the fleet loaded last
-    const { digest, fleetDigest } = (await admin(0, 'GET', '/admin/rollout')).body.fleet;
-    expect(digest).toMatch(/^[0-9a-f]{16}$/);
-    expect(fleetDigest).toBe(digest);
-    for (const r of fleet.replicas) {
-      expect(r).toMatchObject({
-        id: expect.any(String),
-        version,
-        rolloutDigest: digest,
-        stale: false,
-        checkedAt: expect.any(String),
-        uptimeSeconds: expect.any(Number),
-      });
+    try {
+      // every replica follows the same rollout file, the one the fleet loaded last
+      const { digest, fleetDigest } = await within(
+        2_000,
+        async () => (await admin(0, 'GET', '/admin/rollout')).body.fleet,
+        (f) => f.fleetDigest !== '' && f.fleetDigest === f.digest,
+      );
+      expect(digest).toMatch(/^[0-9a-f]{16}$/);
+      expect(fleetDigest).toBe(digest);
+      const fleet = await within(
+        3_000,
+        async () => (await admin(1, 'GET', '/admin/fleet')).body,
+        (f) => f.replicas.length === 3 && f.replicas.every((r: { stale: boolean; version: number }) => !r.stale && r.version === f.version),
+      );
+      const version = (await admin(0, 'GET', '/admin/rollout')).body.fleet.version as number;
+      expect(fleet.version).toBe(version);
+      expect(fleet.replicas.map((r: { address: string }) => `http://${r.address}`).sort()).toEqual([at(0), at(1), at(2)].sort());
+      for (const r of fleet.replicas) {
+        expect(r).toMatchObject({
+          id: expect.any(String),
+          version,
+          rolloutDigest: digest,
+          stale: false,
+          checkedAt: expect.any(String),
+          uptimeSeconds: expect.any(Number),
+        });
+      }
+      const metrics = (await admin(2, 'GET', '/metrics')).body as string;
+      expect(metrics).toMatch(/^v2proxy_circuit_open\{backend="v1"\} 0$/m);
+      expect(metrics).toMatch(new RegExp(`^v2proxy_control_version ${version}$`, 'm'));
+      expect(metrics).toMatch(/^v2proxy_control_stale_seconds (0|0\.\d+)$/m);
+    } finally {
+      await admin(0, 'POST', '/admin/rollout/resume');
     }
-    const metrics = (await admin(2, 'GET', '/metrics')).body as string;
-    expect(metrics).toMatch(/^v2proxy_circuit_open\{backend="v1"\} 0$/m);
-    expect(metrics).toMatch(new RegExp(`^v2proxy_control_version ${version}$`, 'm'));
-    expect(metrics).toMatch(/^v2proxy_control_stale_seconds (0|0\.\d+)$/m);
-    await admin(0, 'POST', '/admin/rollout/resume');
   });
 
   it('one diff report: reads shadowed on A and B show on C, a restart keeps it, a reset on any replica empties it for all', async () => {
