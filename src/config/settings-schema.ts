@@ -153,6 +153,10 @@ export const ProxySettingsSchema = z.object({
     .describe(
       'YAML or JSON rollout file (routes to native v2, guard, kill switch), reloaded when it changes and on SIGHUP; unset: every v2 request translated',
     ),
+  ROLLOUT_WEBHOOK_URL: httpUrl
+    .optional()
+    .describe("a JSON POST for each state change and step of a progressive route, retried with backoff (5 attempts), never on a request's path; unset: none"),
+  ROLLOUT_WEBHOOK_TIMEOUT_MS: positiveInt(60_000).default(5_000).describe('deadline of one webhook attempt, in milliseconds'),
   ADMIN_TOKEN: text
     .min(16, { error: 'must be at least 16 characters' })
     .optional()

@@ -134,6 +134,18 @@ export const ERRORS = {
     'the rollout file was refused, the last good configuration stays in force: {reason}',
     'A reload found the rollout file invalid.',
   ),
+  ADMIN_CROSS_ORIGIN: e(
+    GrpcCode.PERMISSION_DENIED,
+    'an admin change must come from the admin pages themselves (same origin)',
+    'A POST to /admin/* whose Origin (or Sec-Fetch-Site) says another site sent it: a cross-site request forgery is refused.',
+  ),
+  ROLLOUT_ROUTE_NOT_FOUND: e(GrpcCode.NOT_FOUND, '{reason}', 'A progressive rollout command names a route the rollout file does not have.'),
+  ROLLOUT_TRANSITION_REFUSED: e(
+    GrpcCode.FAILED_PRECONDITION,
+    'the route cannot {action} now: {reason}',
+    "A progressive rollout command the route's state does not allow (promote an aborted route, retry one that is not aborted), or a route with a fixed share.",
+    409,
+  ),
   // the proxy itself
   INTERNAL: e(GrpcCode.INTERNAL, 'the proxy failed to handle the request', 'A bug: logged at error level with the request id.'),
 } as const satisfies Record<string, ErrorEntry>;

@@ -101,7 +101,9 @@ export class ExchangePipeline {
   finish<W, N>(ex: Exchange<W>, door: Door<W, N>, status: number, answer: () => Served<N> | ApiError): void {
     this.gate.leave();
     const { metrics, record, shadow } = this.deps;
-    metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, (performance.now() - ex.startedAt) / 1000);
+    const seconds = (performance.now() - ex.startedAt) / 1000;
+    metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, seconds);
+    this.deps.rollout.recordServed(ex.decision?.route, ex.side, status >= 500, seconds);
     const read = ex.operation === 'list' || ex.operation === 'get';
     const planned = ex.shadow;
     if (!(record && read) && !(planned && shadow)) return;
@@ -139,11 +141,12 @@ export class ExchangePipeline {
   private planShadow(ex: Exchange, continued: boolean): void {
     const decision = ex.decision;
     const config = decision?.route?.route;
+    const share = decision?.route?.share.shadow ?? 0;
     const runner = this.deps.shadow;
-    if (!config || config.shadow <= 0 || !runner || !this.deps.native || decision?.why === 'kill-switch') return;
+    if (!config || share <= 0 || !runner || !this.deps.native || decision?.why === 'kill-switch') return;
     // writes are never sent twice; a continued page cannot be (each side reads only its own tokens)
     if ((ex.operation !== 'list' && ex.operation !== 'get') || continued) runner.skip(ex.resource.mapping.resource, ex.operation);
-    else if (this.random() * 100 < config.shadow) ex.shadow = { config, noise: this.random() * 100 < config.noise };
+    else if (this.random() * 100 < share) ex.shadow = { config, noise: this.random() * 100 < config.noise };
   }
 
   /** One read of an exchange on one side, as its client would have seen it (shadow and noise reads). */

@@ -38,6 +38,20 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly progressChanges = new Counter({
+    name: 'v2proxy_rollout_transitions_total',
+    help: 'state changes and steps of progressive routes made by this replica, by resource and the state entered',
+    labelNames: ['resource', 'to'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhook = new Counter({
+    name: 'v2proxy_rollout_webhook_total',
+    help: 'rollout webhook deliveries by outcome (delivered, retried, failed: given up, dropped: queue full)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly shadow = new Counter({
     name: 'v2proxy_shadow_total',
     help: 'shadow reads, by resource, operation and outcome (match, differ, error, skipped)',
@@ -82,7 +96,38 @@ export class ProxyMetrics {
     killSwitch(): boolean;
     rolledBack(): { resource: string; operations: string }[];
     fleet(): { version: number; staleSeconds: number | undefined } | undefined;
+    progressive(): { resource: string; operations: string; state: string; step: number; native: number }[];
   }): void {
+    new Gauge({
+      name: 'v2proxy_rollout_state',
+      help: 'each progressive route: 1 for the state it is in (shadowing, progressing, paused, promoted, aborted)',
+      labelNames: ['resource', 'operations', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of read.progressive()) this.set({ resource: r.resource, operations: r.operations, state: r.state }, 1);
+      },
+    });
+    new Gauge({
+      name: 'v2proxy_rollout_step',
+      help: 'each progressive route: the step it is at (1 is the first)',
+      labelNames: ['resource', 'operations'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of read.progressive()) this.set({ resource: r.resource, operations: r.operations }, r.step);
+      },
+    });
+    new Gauge({
+      name: 'v2proxy_rollout_native_percent',
+      help: 'each progressive route: the native share its state serves with (before the kill switch and the guard)',
+      labelNames: ['resource', 'operations'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of read.progressive()) this.set({ resource: r.resource, operations: r.operations }, r.native);
+      },
+    });
     new Gauge({
       name: 'v2proxy_kill_switch',
       help: 'whether the kill switch is on (every v2 request translated)',

@@ -6,6 +6,53 @@ export type Operation = (typeof OPERATIONS)[number];
 
 const percent = z.number({ error: 'must be a number from 0 to 100' }).min(0, { error: 'must be at least 0' }).max(100, { error: 'must be at most 100' });
 
+/** A duration: seconds as a number, or a number with its unit (`500ms`, `60s`, `10m`, `1h`). */
+const duration = z.union([
+  z
+    .number({ error: 'must be seconds (a number) or a duration such as 60s, 10m, 1h' })
+    .min(0)
+    .max(7 * 86_400),
+  z.string().regex(/^\d+(\.\d+)?(ms|s|m|h)$/, { error: 'must be seconds (a number) or a duration such as 60s, 10m, 1h' }),
+]);
+export type Duration = z.output<typeof duration>;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration of the rollout file in milliseconds. */
+export function durationMs(d: Duration): number {
+  if (typeof d === 'number') return d * 1000;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(d) as RegExpExecArray;
+  return Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+}
+
+const rate = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
+
+export const ANALYSIS_CHECKS = ['maxErrorRate', 'maxLatencyRatio', 'maxDiffRate'] as const;
+export type AnalysisCheck = (typeof ANALYSIS_CHECKS)[number];
+
+/** One step of a progressive route: a native share held at least `pause`, until the analysis lets it go on. */
+const StepSchema = z.strictObject({
+  native: percent.default(0),
+  /** share of reads compared in this step (default: the route's `shadow`) */
+  shadow: percent.optional(),
+  pause: duration.default(0),
+  /** the step goes on only once this many reads were compared in it, with at most this share differing */
+  until: z.strictObject({ compared: z.number().int().min(1).max(1e9), maxDiffRate: rate.default(0) }).optional(),
+});
+
+/** How a progressive route's intervals are judged. */
+const AnalysisSchema = z.strictObject({
+  interval: duration.refine((d) => durationMs(d) >= 100, { error: 'must be at least 100ms' }).default('60s'),
+  /** fewer requests (native ones; compared reads in a step with no native share) make an interval inconclusive */
+  minRequests: z.number().int().min(1).max(1e9).default(50),
+  maxErrorRate: rate.default(0.01),
+  maxLatencyRatio: z.number().positive().max(1000).optional(),
+  maxDiffRate: rate.optional(),
+  failureLimit: z.number().int().min(1).max(1000).default(2),
+  /** checks evaluated and shown that never fail an interval */
+  dryRun: z.array(z.enum(ANALYSIS_CHECKS, { error: `must be one of ${ANALYSIS_CHECKS.join(', ')}` })).default([]),
+});
+
 const RouteSchema = z.strictObject({
   resource: z.string().regex(/^(\*|[a-zA-Z]+)$/, { error: "must be a v2 collection name or '*'" }),
   operations: z
@@ -23,6 +70,9 @@ const RouteSchema = z.strictObject({
   relativeThreshold: percent.default(20),
   /** …and (d − n) / compared passes this one */
   absoluteThreshold: percent.default(0.03),
+  /** a progressive route: its native share moves through these steps, gated by `analysis` (instead of a fixed `native`) */
+  steps: z.array(StepSchema).min(1).max(50).optional(),
+  analysis: AnalysisSchema.optional(),
 });
 
 const GuardSchema = z.strictObject({
@@ -50,6 +100,11 @@ export const RolloutSchema = z.strictObject({
 export type RolloutConfig = z.output<typeof RolloutSchema>;
 export type RolloutRoute = RolloutConfig['routes'][number];
 export type GuardConfig = z.output<typeof GuardSchema>;
+export type RolloutStep = z.output<typeof StepSchema>;
+export type AnalysisConfig = z.output<typeof AnalysisSchema>;
+
+/** The analysis of a route whose file gives `steps` and no `analysis`. */
+export const DEFAULT_ANALYSIS: AnalysisConfig = AnalysisSchema.parse({});
 
 /** Every v2 request translated, no override: what runs without a rollout file. */
 export const NO_ROLLOUT: RolloutConfig = RolloutSchema.parse({ allowOverride: false });
@@ -85,6 +140,16 @@ function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes):
   return problems;
 }
 
+/** A progressive route names its steps instead of a fixed share, and analysis only goes with steps. */
+function scheduleProblems(raw: unknown): string[] {
+  const routes = ((raw ?? {}) as { routes?: Record<string, unknown>[] }).routes ?? [];
+  return routes.flatMap((route, i) => {
+    if (route.steps !== undefined && route.native !== undefined) return [`routes[${i}]: give either native (a fixed share) or steps, not both`];
+    if (route.analysis !== undefined && route.steps === undefined) return [`routes[${i}].analysis: only a route with steps is analysed`];
+    return [];
+  });
+}
+
 /**
  * Parses a rollout file's text (YAML, of which JSON is a subset): a result, never a throw, with every
  * problem named by its path (`routes[0].native: must be at most 100`), and, given the `known`
@@ -101,7 +166,7 @@ export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
   if (!result.success) {
     return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
   }
-  const unknown = known ? unknownRoutes(result.data, raw, known) : [];
+  const unknown = [...scheduleProblems(raw), ...(known ? unknownRoutes(result.data, raw, known) : [])];
   if (unknown.length > 0) return { ok: false, error: unknown.join('; ') };
   return { ok: true, config: result.data };
 }

@@ -1,9 +1,37 @@
 import { createHash } from 'node:crypto';
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { type GuardConfig, type KnownRoutes, NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute, parseRollout } from './rollout-config.js';
-import { type FleetCounters, type FleetState, type FleetStore, type GuardTally, NO_FLEET_STATE } from '../stores/fleet-state.js';
+import {
+  DEFAULT_ANALYSIS,
+  type GuardConfig,
+  type KnownRoutes,
+  NO_ROLLOUT,
+  type Operation,
+  type RolloutConfig,
+  type RolloutRoute,
+  parseRollout,
+} from './rollout-config.js';
+import {
+  type AnalysisCounters,
+  type FleetCounters,
+  type FleetState,
+  type FleetStore,
+  type GuardTally,
+  type Lease,
+  NO_FLEET_STATE,
+} from '../stores/fleet-state.js';
+import { ProgressRunner } from './progress-runner.js';
 import { RouteGuard } from './rollout-guard.js';
+import {
+  commandProgress,
+  type ProgressAction,
+  type IntervalResult,
+  type ProgressEvent,
+  type RouteProgress,
+  type Schedule,
+  shareOf,
+  startProgress,
+} from './route-progress.js';
 import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
 
 export type Backend = 'translate' | 'native';
@@ -14,6 +42,39 @@ export interface RouteState {
   key: string;
   guard: RouteGuard;
   served: Record<Backend, number>;
+  /** a progressive route's steps and analysis */
+  schedule: Schedule | undefined;
+  /** the shares it serves with now: the file's, or its progressive state's */
+  share: { native: number; shadow: number };
+}
+
+/** A state change or step of a progressive route as the webhook gets it (steps counted from 1). */
+export interface ProgressNotice {
+  type: 'rollout.progress';
+  route: { resource: string; operations: string[] };
+  from: { state: string; step: number };
+  to: { state: string; step: number };
+  steps: number;
+  reason: string;
+  by: string;
+  at: string;
+  figures: Record<string, unknown> | null;
+}
+
+/** An interval's figures as shown: steps counted from 1, times as ISO text. */
+function intervalView(r: IntervalResult): Record<string, unknown> {
+  return { ...r, step: r.step + 1, endedAt: new Date(r.endedAt).toISOString() };
+}
+
+/** An operator's transition that cannot be made: the route is unknown, not progressive, or not in a state that allows it. */
+export class ProgressCommandError extends Error {
+  override readonly name = 'ProgressCommandError';
+  constructor(
+    readonly kind: 'unknown-route' | 'refused',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface Decision {
@@ -27,6 +88,8 @@ export interface RolloutEvents {
   error(message: string): void;
   rollback(resource: string): void;
   reload(result: 'ok' | 'error'): void;
+  /** a progressive route changed state or step (made by this replica): the notice sent to the webhook */
+  progress(route: RolloutRoute, notice: ProgressNotice): void;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -68,6 +131,10 @@ export class RolloutController {
   private counters: FleetCounters | undefined;
   private pending = new Map<string, { state: RouteState; tally: GuardTally }>();
   private flushing: NodeJS.Timeout | undefined;
+  // the progressive routes' state (the fleet's with REDIS_URL, else this replica's) and who runs their analysis
+  private readonly progress = new Map<string, RouteProgress>();
+  private runner: ProgressRunner | undefined;
+  private progressStore: 'memory' | 'redis' | undefined;
 
   /**
    * Starts on the rollout file, which must be there and valid (`RolloutFileError` otherwise: a
@@ -137,11 +204,107 @@ export class RolloutController {
     this.states = config.routes.map((route) => {
       const key = `${route.resource}|${route.operations.join(',')}`;
       const known = this.byKey.get(key);
-      const state = known ? { ...known, route } : { route, key, guard: new RouteGuard(), served: { translate: 0, native: 0 } };
+      const schedule = route.steps ? { steps: route.steps, analysis: route.analysis ?? DEFAULT_ANALYSIS, shadow: route.shadow } : undefined;
+      const fresh = { guard: new RouteGuard(), served: { translate: 0, native: 0 } };
+      const state: RouteState = { ...(known ?? fresh), route, key, schedule, share: { native: route.native, shadow: route.shadow } };
       this.byKey.set(key, state);
       return state;
     });
     this.applyFleet(this.fleetState);
+    this.applyProgress();
+  }
+
+  /** Each progressive route's shares follow its state. */
+  private applyProgress(): void {
+    for (const s of this.states) if (s.schedule) s.share = shareOf(s.schedule, this.progress.get(s.key));
+  }
+
+  /**
+   * Starts the progressive routes' analysis: counts go to `counters`, and the replica holding
+   * `lease` judges the intervals (`store`: where their state lives, shown in the status).
+   */
+  runProgress(counters: AnalysisCounters, lease: Lease, holder: string, store: 'memory' | 'redis'): void {
+    this.progressStore = store;
+    this.runner = new ProgressRunner({
+      now: this.opts.now,
+      counters,
+      lease,
+      holder,
+      routes: () => this.states.filter((s) => s.schedule).map((s) => ({ key: s.key, schedule: s.schedule as Schedule, progress: this.progress.get(s.key) })),
+      write: (key, next) => this.writeProgress(key, next),
+      changed: (key, events) => this.progressed(key, events),
+      failed: (what, err) => this.opts.events.error(`rollout: progressive analysis: ${what} failed: ${(err as Error).message}`),
+    });
+    this.runner.start();
+    if (store === 'memory' && this.states.some((s) => s.schedule))
+      this.opts.events.info(
+        "rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart",
+      );
+  }
+
+  /** Judges what is due now (the analysis runs by itself every quarter second; tests call this with their clock). */
+  async runAnalysis(): Promise<void> {
+    await this.runner?.tick();
+  }
+
+  /** Writes a route's next progressive state over the one it was made from; false when another writer came first. */
+  private async writeProgress(key: string, next: RouteProgress): Promise<boolean> {
+    if (this.fleet) {
+      const { state, applied } = await this.fleet.change({ kind: 'progress', key, rev: next.rev, text: JSON.stringify(next) });
+      this.confirmedAt = this.opts.now();
+      this.applyFleet(state);
+      return applied;
+    }
+    if ((this.progress.get(key)?.rev ?? 0) !== next.rev - 1) return false;
+    this.progress.set(key, next);
+    this.applyProgress();
+    return true;
+  }
+
+  private progressed(key: string, events: ProgressEvent[]): void {
+    const state = this.byKey.get(key);
+    if (!state) return;
+    for (const event of events) {
+      const step = (n: number) => `step ${n + 1}/${state.schedule?.steps.length ?? 0}`;
+      this.opts.events[event.to.state === 'aborted' ? 'error' : 'info'](
+        `rollout: ${key} ${event.from.state} ${step(event.from.step)} → ${event.to.state} ${step(event.to.step)} (${event.reason})`,
+      );
+      this.opts.events.progress(state.route, {
+        type: 'rollout.progress',
+        route: { resource: state.route.resource, operations: state.route.operations },
+        from: { state: event.from.state, step: event.from.step + 1 },
+        to: { state: event.to.state, step: event.to.step + 1 },
+        steps: state.schedule?.steps.length ?? 0,
+        reason: event.reason,
+        by: event.by,
+        at: new Date(event.at).toISOString(),
+        figures: event.figures ? intervalView(event.figures) : null,
+      });
+    }
+  }
+
+  /**
+   * An operator's transition of a progressive route (`operations` in any order): made on the
+   * state the fleet holds now, by `by`, with an optional `reason`.
+   */
+  async command(resource: string, operations: readonly string[], action: ProgressAction, by: string, reason: string): Promise<Record<string, unknown>> {
+    const wanted = [...operations].sort().join(',');
+    const state = this.states.find((s) => s.route.resource === resource && [...s.route.operations].sort().join(',') === wanted);
+    if (!state) throw new ProgressCommandError('unknown-route', `no route ${resource} [${operations.join(', ')}] in the rollout file`);
+    const schedule = state.schedule;
+    if (!schedule) throw new ProgressCommandError('refused', `the route ${state.key} has a fixed native share, no steps`);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (this.fleet) await this.syncFleet();
+      const now = this.opts.now();
+      const current = this.progress.get(state.key) ?? { ...startProgress(schedule, now), rev: 0 };
+      const made = commandProgress(schedule, current, action, now, by, reason);
+      if (!made.ok) throw new ProgressCommandError('refused', made.reason);
+      if (await this.writeProgress(state.key, made.transition.progress)) {
+        this.progressed(state.key, made.transition.events);
+        return this.routeStatus(state, now);
+      }
+    }
+    throw new ProgressCommandError('refused', 'the route changed five times while this was being applied; try again');
   }
 
   /**
@@ -266,6 +429,32 @@ export class RolloutController {
       route.guard.rolledBackUntil = Math.max(route.guard.rolledBackUntil, r.until);
       route.guard.rollbacks = Math.max(route.guard.rollbacks, r.count);
     }
+    if (!this.fleet) return;
+    for (const [key, { rev, text }] of Object.entries(state.progress)) {
+      if ((this.progress.get(key)?.rev ?? -1) === rev) continue;
+      try {
+        this.progress.set(key, JSON.parse(text) as RouteProgress);
+      } catch {
+        this.opts.events.error(`rollout: the fleet's state of ${key} is not JSON; it is left as it was`);
+      }
+    }
+    this.applyProgress();
+  }
+
+  /** The progressive routes now (for the metrics). */
+  progressiveRoutes(): { resource: string; operations: string; state: string; step: number; native: number }[] {
+    return this.states
+      .filter((s) => s.schedule)
+      .map((s) => {
+        const p = this.progress.get(s.key);
+        return {
+          resource: s.route.resource,
+          operations: s.route.operations.join(','),
+          state: p?.state ?? 'shadowing',
+          step: (p?.step ?? 0) + 1,
+          native: s.share.native,
+        };
+      });
   }
 
   /** The routes rolled back now (for the metrics). */
@@ -308,6 +497,7 @@ export class RolloutController {
   }
 
   stop(): void {
+    this.runner?.stop();
     clearInterval(this.poll);
     clearInterval(this.flushing);
     process.off('SIGHUP', this.onHup);
@@ -321,13 +511,13 @@ export class RolloutController {
   }
 
   /** The operator's kill switch; with a fleet, for every replica (STATE_STORE_UNAVAILABLE when Redis cannot take it: never applied here alone). */
-  async setKillSwitch(on: boolean): Promise<void> {
+  async setKillSwitch(on: boolean, reason = ''): Promise<void> {
     if (this.fleet) {
       const { state } = await this.fleet.change({ kind: 'kill', kill: on ? 'on' : 'off' });
       this.confirmedAt = this.opts.now();
       this.applyFleet(state);
     } else this.killOverride = on;
-    this.opts.events.info(`rollout: kill switch ${on ? 'on: every v2 request is translated' : 'off'}`);
+    this.opts.events.info(`rollout: kill switch ${on ? 'on: every v2 request is translated' : 'off'} (by admin${reason === '' ? '' : `: ${reason}`})`);
   }
 
   private routeFor(resource: string, operation: Operation): RouteState | undefined {
@@ -353,11 +543,17 @@ export class RolloutController {
     if (this.config.allowOverride && (forced === 'translate' || forced === 'native')) return pick(forced, 'override');
     // a walk stays on the side that issued its token; a token this proxy did not issue goes native
     // only where the route sends walks there at all, else translation refuses it (400)
-    if (issuedHere) return pick(!issuedHere() && route !== undefined && route.route.native > 0 ? 'native' : 'translate', 'page-token');
+    if (issuedHere) return pick(!issuedHere() && route !== undefined && route.share.native > 0 ? 'native' : 'translate', 'page-token');
     if (!route) return { backend: 'translate', route, why: 'no-route' };
     if (route.guard.isRolledBack(this.opts.now())) return pick('translate', 'guard');
     const bucket = bucketOf(this.config.salt, route.key, stickyKeyOf(this.config.stickyBy, headers));
-    return pick(inNativeShare(bucket, route.route.native) ? 'native' : 'translate', 'bucket');
+    return pick(inNativeShare(bucket, route.share.native) ? 'native' : 'translate', 'bucket');
+  }
+
+  /** A request a progressive route served (`failed`: 5xx or no answer), for its analysis. */
+  recordServed(route: RouteState | undefined, side: Backend, failed: boolean, seconds: number): void {
+    if (!route?.schedule || !this.runner) return;
+    this.runner.served({ key: route.key, schedule: route.schedule, progress: this.progress.get(route.key) }, side, failed, seconds * 1000);
   }
 
   /** A native answer on a route (5xx or no answer counts as failed); trips the guard when it should. */
@@ -370,6 +566,7 @@ export class RolloutController {
   /** A compared shadow read on a route (with a reported difference or not): the guard's second trigger. */
   recordDiff(route: RouteState | undefined, differed: boolean): void {
     if (!route) return;
+    if (route.schedule && this.runner) this.runner.compared({ key: route.key, schedule: route.schedule, progress: this.progress.get(route.key) }, differed);
     if (this.counters) this.count(route, 'diff', differed);
     else if (route.guard.recordDiff(this.config.guard ?? DEFAULT_GUARD, differed, this.opts.now()))
       this.tripped(route, this.config.guard ?? DEFAULT_GUARD, 'diff');
@@ -405,21 +602,54 @@ export class RolloutController {
       nativeBackend: this.opts.nativeBackend ?? null,
       killSwitch: this.killSwitch,
       fleet: this.fleetStatus() ?? null,
+      progressive: this.states.some((s) => s.schedule)
+        ? {
+            store: this.progressStore ?? null,
+            note:
+              this.progressStore === 'redis'
+                ? 'one state per route for the whole fleet; the replica holding the lease judges the intervals'
+                : "this replica's memory: one replica only, starting afresh at a restart",
+          }
+        : null,
       config: this.config,
-      routes: this.states.map((s) => {
-        const rolledBack = s.guard.isRolledBack(now);
-        return {
-          resource: s.route.resource,
-          operations: s.route.operations,
-          native: s.route.native,
-          effectiveNative: this.killSwitch || rolledBack || !this.opts.nativeBackend ? 0 : s.route.native,
-          rolledBack,
-          rolledBackUntil: rolledBack ? new Date(s.guard.rolledBackUntil).toISOString() : null,
-          rollbacks: s.guard.rollbacks,
-          window: s.guard.window(),
-          served: { ...s.served },
-        };
-      }),
+      routes: this.states.map((s) => this.routeStatus(s, now)),
+    };
+  }
+
+  private routeStatus(s: RouteState, now: number): Record<string, unknown> {
+    const rolledBack = s.guard.isRolledBack(now);
+    const p = this.progress.get(s.key);
+    return {
+      resource: s.route.resource,
+      operations: s.route.operations,
+      native: s.share.native,
+      shadow: s.share.shadow,
+      effectiveNative: this.killSwitch || rolledBack || !this.opts.nativeBackend ? 0 : s.share.native,
+      rolledBack,
+      rolledBackUntil: rolledBack ? new Date(s.guard.rolledBackUntil).toISOString() : null,
+      rollbacks: s.guard.rollbacks,
+      window: s.guard.window(),
+      served: { ...s.served },
+      progress: s.schedule
+        ? {
+            state: p?.state ?? 'shadowing',
+            step: (p?.step ?? 0) + 1,
+            steps: s.schedule.steps.length,
+            stepStartedAt: p ? new Date(p.stepStartedAt).toISOString() : null,
+            failures: p?.failures ?? 0,
+            pausedBy: p?.pausedBy ?? null,
+            reason: p?.reason ?? 'not started yet: the analysis starts the route at its first step',
+            changedAt: p ? new Date(p.changedAt).toISOString() : null,
+            lastAbort: p?.lastAbort
+              ? {
+                  reason: p.lastAbort.reason,
+                  at: new Date(p.lastAbort.at).toISOString(),
+                  figures: p.lastAbort.figures ? intervalView(p.lastAbort.figures) : null,
+                }
+              : null,
+            intervals: (p?.history ?? []).map(intervalView),
+          }
+        : null,
     };
   }
 }

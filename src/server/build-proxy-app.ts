@@ -56,6 +56,10 @@ import { FleetChannel } from '../stores/fleet-channel.js';
 import { RedisFleetState } from '../stores/redis-fleet-state.js';
 import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { FleetRoster } from '../stores/fleet-roster.js';
+import { MemoryAnalysisCounters } from '../stores/memory-analysis-counters.js';
+import { RedisAnalysisCounters } from '../stores/redis-analysis-counters.js';
+import { RedisLease } from '../stores/redis-lease.js';
+import { WebhookSender } from '../upstream/webhook-sender.js';
 import { FleetDiffReport } from '../shadow/fleet-diff-report.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
@@ -90,6 +94,8 @@ export interface ProxyAppOptions {
   random?: () => number;
   /** the process's life: its drain and each request's signal (default: one of its own) */
   lifecycle?: Lifecycle;
+  /** the rollout webhook's first retry wait (tests); default 1 s */
+  webhookBackoffMs?: number;
 }
 
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
@@ -139,6 +145,18 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes, maxDepth: MAX_V1_ANSWER_DEPTH };
   const metrics = new ProxyMetrics(lifecycle.connections);
+  // the progressive rollout's notices: sent off the request path, in order, retried
+  const webhook = settings.rolloutWebhookUrl
+    ? new WebhookSender({
+        url: settings.rolloutWebhookUrl,
+        timeoutMs: settings.rolloutWebhookTimeoutMs,
+        backoffMs: opts.webhookBackoffMs ?? 1_000,
+        attempts: 5,
+        maxQueued: 1_000,
+        outcome: (outcome) => metrics.webhook.inc({ outcome }),
+        failed: (message) => app.log.error(message),
+      })
+    : undefined;
   // the rollout file first: a process never starts on one that is missing or invalid
   const rollout = new RolloutController({
     file: settings.rolloutFile,
@@ -150,6 +168,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       error: (message) => app.log.error(message),
       rollback: (resource) => metrics.rollbacks.inc({ resource }),
       reload: (result) => metrics.reloads.inc({ result }),
+      progress: (route, notice) => {
+        metrics.progressChanges.inc({ resource: route.resource, to: notice.to.state });
+        webhook?.send(notice);
+      },
     },
   });
   lifecycle.connections.events = {
@@ -244,9 +266,12 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     channel.onReconnect(() => rollout.announced(undefined));
     await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS, new RedisGuardCounters(redis));
   }
+  const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
+  // progressive routes: with a fleet, one state per route and one replica (the lease's) judging the fleet's counts
+  if (redis) rollout.runProgress(new RedisAnalysisCounters(redis), new RedisLease(redis, 'v2proxy:analysis-lease'), self.id, 'redis');
+  else rollout.runProgress(new MemoryAnalysisCounters(opts.now), { hold: async () => true }, self.id, 'memory');
   // the roster of the fleet: this replica checks in every second, `/admin/fleet` lists the live ones
   const roster = redis ? new FleetRoster(redis) : undefined;
-  const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
   const checkIn = () => {
     const a = app.server.address();
     const address = typeof a === 'object' && a ? `${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'not listening';
@@ -256,7 +281,12 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const checkingIn = roster ? setInterval(checkIn, ROSTER_CHECK_IN_MS) : undefined;
   checkingIn?.unref();
   app.addHook('onReady', async () => checkIn());
-  metrics.rolloutGauges({ killSwitch: () => rollout.killSwitch, rolledBack: () => rollout.rolledBackRoutes(), fleet: () => rollout.fleetStatus() });
+  metrics.rolloutGauges({
+    killSwitch: () => rollout.killSwitch,
+    rolledBack: () => rollout.rolledBackRoutes(),
+    fleet: () => rollout.fleetStatus(),
+    progressive: () => rollout.progressiveRoutes(),
+  });
   // with a fleet, ready once Redis answers and the fleet state has been read (a restart comes up killed if the fleet is)
   const fleetReady = async (r: NonNullable<typeof redis>) => {
     const answers = await redisAnswers(r);
@@ -331,6 +361,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // after the last connection: shadows finish (or stop at the drain's deadline), then what they use closes
   app.addHook('onClose', async () => {
     rollout.stop();
+    await webhook?.close(1_000);
     await shadow?.idle();
     await record?.close();
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);

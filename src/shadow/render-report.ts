@@ -1,7 +1,9 @@
 import type { DiffReport, FieldReport, RouteReport } from './diff-book.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+/** Text made safe inside HTML (element content and quoted attributes). */
+export const escapeHtml = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+const esc = escapeHtml;
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)} %`);
 
 function sampleRows(f: FieldReport): string {

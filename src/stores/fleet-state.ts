@@ -12,12 +12,16 @@ export interface FleetState {
   rollbacks: Record<string, { until: number; count: number }>;
   /** the digest of the rollout file a replica loaded last ('' before any) */
   digest: string;
+  /** route key → the progressive rollout's state of the route (JSON), under its own revision */
+  progress: Record<string, { rev: number; text: string }>;
 }
 
 export type FleetChange =
   | { kind: 'kill'; kill: FleetState['kill'] }
   | { kind: 'rollback'; key: string; until: number; now: number }
-  | { kind: 'config'; digest: string };
+  | { kind: 'config'; digest: string }
+  /** applied only over revision `rev - 1` of the route's progress (0: none yet): one writer wins */
+  | { kind: 'progress'; key: string; rev: number; text: string };
 
 /** Where the fleet state lives (Redis): each change is atomic, bumps the version and is announced. */
 export interface FleetStore {
@@ -28,7 +32,7 @@ export interface FleetStore {
   seed(state: FleetState): Promise<void>;
 }
 
-export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '' };
+export const NO_FLEET_STATE: FleetState = { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '', progress: {} };
 
 /** Native answers (or compared shadow reads) of one route: how many, and how many failed (or differed). */
 export interface GuardTally {
@@ -44,4 +48,23 @@ export interface GuardTally {
 export interface FleetCounters {
   /** adds this replica's counts to the current bucket and answers each route's window across the fleet (the same order) */
   tally(added: readonly GuardTally[], window: { bucketMs: number; buckets: number; now: number }): Promise<GuardTally[]>;
+}
+
+/** One route's analysis counts (named counters) for one interval of one step (`stage`), as a replica adds them. */
+export interface AnalysisCount {
+  route: string;
+  stage: number;
+  index: number;
+  counts: Record<string, number>;
+}
+
+/** The progressive rollout's counts across the fleet: each replica adds, the evaluator reads an interval's sums. */
+export interface AnalysisCounters {
+  add(counts: readonly AnalysisCount[], keepMs: number): Promise<void>;
+  read(route: string, stage: number, index: number): Promise<Record<string, number>>;
+}
+
+/** Who evaluates the fleet's intervals: held by one replica at a time, renewed while it lives. */
+export interface Lease {
+  hold(holder: string, ttlMs: number): Promise<boolean>;
 }

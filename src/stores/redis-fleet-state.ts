@@ -11,9 +11,13 @@ if not s then
   s = {epoch = t[1] .. '.' .. t[2], version = 0, kill = ''}
 end
 s.rollbacks = s.rollbacks or {}
+s.progress = s.progress or {}
 local c = cjson.decode(ARGV[1])
 local applied = 1
-if c.kind == 'kill' then
+if c.kind == 'progress' then
+  local cur = s.progress[c.key]
+  if (cur and cur.rev or 0) ~= c.rev - 1 then applied = 0 else s.progress[c.key] = {rev = c.rev, text = c.text} end
+elseif c.kind == 'kill' then
   if s.kill == c.kill then applied = 0 else s.kill = c.kill end
 elseif c.kind == 'config' then
   if s.digest == c.digest then applied = 0 else s.digest = c.digest end
@@ -29,6 +33,7 @@ end
 if applied == 1 then
   s.version = s.version + 1
   if next(s.rollbacks) == nil then s.rollbacks = nil end
+  if next(s.progress) == nil then s.progress = nil end
   local text = cjson.encode(s)
   redis.call('SET', KEYS[1], text)
   redis.call('PUBLISH', ARGV[2], s.version)
@@ -37,7 +42,7 @@ end
 return {0, raw}`;
 
 function parse(text: string | null | undefined): FleetState {
-  if (!text) return { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '' };
+  if (!text) return { epoch: '', version: 0, kill: '', rollbacks: {}, digest: '', progress: {} };
   const s = JSON.parse(text) as Partial<FleetState>;
   return {
     epoch: String(s.epoch ?? ''),
@@ -45,6 +50,7 @@ function parse(text: string | null | undefined): FleetState {
     kill: s.kill === 'on' || s.kill === 'off' ? s.kill : '',
     rollbacks: s.rollbacks ?? {},
     digest: String(s.digest ?? ''),
+    progress: s.progress ?? {},
   };
 }
 

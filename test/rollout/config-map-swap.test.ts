@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RolloutController } from '../../src/rollout/rollout-controller.js';
 
-const quiet = { info: () => {}, error: () => {}, rollback: () => {}, reload: () => {} };
+const quiet = { info: () => {}, error: () => {}, rollback: () => {}, reload: () => {}, progress: () => {} };
 
 /** A config map as the kubelet lays it out: the file links through `..data`, a link to a timestamped folder. */
 function configMap(text: string): { file: string; swap(text: string): void } {

@@ -1,0 +1,165 @@
+import type { AnalysisCounters, Lease } from '../stores/fleet-state.js';
+import { durationMs } from './rollout-config.js';
+import { addTally, countServed, emptyTally, type IntervalTally, tallyCounts, tallyOf } from './interval-tally.js';
+import { afterInterval, judgeInterval, type ProgressEvent, type RouteProgress, type Schedule, startProgress } from './route-progress.js';
+
+/** A progressive route as the runner sees it. */
+export interface RunnerRoute {
+  key: string;
+  schedule: Schedule;
+  progress: RouteProgress | undefined;
+}
+
+export interface RunnerDeps {
+  now(): number;
+  counters: AnalysisCounters;
+  lease: Lease;
+  /** this replica, as the lease names it */
+  holder: string;
+  routes(): RunnerRoute[];
+  /** writes a route's next state over revision `rev - 1`; false when another writer was first */
+  write(key: string, next: RouteProgress): Promise<boolean>;
+  /** state changes and steps this replica made */
+  changed(key: string, events: ProgressEvent[]): void;
+  /** a failure of the counters or the state store (the next tick tries again) */
+  failed(what: string, err: unknown): void;
+}
+
+// how often counts are sent and intervals judged; an interval is judged once every replica has sent its counts
+export const TICK_MS = 250;
+const SETTLE_MS = 2 * TICK_MS;
+const LEASE_MS = 3_000;
+// intervals missed while no replica judged (all down) are not judged late, except the last few
+const CATCH_UP = 3;
+
+/**
+ * Runs the progressive routes: gathers what this replica served per route, step and interval,
+ * sends it to the fleet's counters every tick, and on the replica that holds the lease judges each
+ * interval once it is over and moves the route's state (one writer per revision: an operator's
+ * change made meanwhile wins, and the interval is judged again on the new state).
+ */
+export class ProgressRunner {
+  private pending = new Map<string, { route: string; stage: number; index: number; tally: IntervalTally }>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The interval of a route's step a moment falls in. */
+  private indexOf(route: RunnerRoute, at: number): number {
+    const p = route.progress as RouteProgress;
+    return Math.max(0, Math.floor((at - p.stepStartedAt) / durationMs(route.schedule.analysis.interval)));
+  }
+
+  private tallyFor(route: RunnerRoute): IntervalTally | undefined {
+    const p = route.progress;
+    if (!p) return undefined;
+    const index = this.indexOf(route, this.deps.now());
+    const id = `${route.key}|${p.stage}|${index}`;
+    let entry = this.pending.get(id);
+    if (!entry) {
+      entry = { route: route.key, stage: p.stage, index, tally: emptyTally() };
+      this.pending.set(id, entry);
+    }
+    return entry.tally;
+  }
+
+  /** A request a route served (5xx and transport failures failed), with how long it took. */
+  served(route: RunnerRoute, side: 'translate' | 'native', failed: boolean, ms: number): void {
+    const tally = this.tallyFor(route);
+    if (tally) countServed(tally, side, failed, ms);
+  }
+
+  /** A shadowed read of a route, compared (with a reported difference or not). */
+  compared(route: RunnerRoute, differed: boolean): void {
+    const tally = this.tallyFor(route);
+    if (!tally) return;
+    tally.compared += 1;
+    if (differed) tally.differed += 1;
+  }
+
+  /** Sends the counts gathered here; kept for the next try when the counters are away. */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    const keepMs = Math.max(60_000, ...this.deps.routes().map((r) => 4 * durationMs(r.schedule.analysis.interval)));
+    try {
+      await this.deps.counters.add(
+        batch.map((b) => ({ route: b.route, stage: b.stage, index: b.index, counts: tallyCounts(b.tally) })),
+        keepMs,
+      );
+    } catch (err) {
+      for (const b of batch) {
+        const id = `${b.route}|${b.stage}|${b.index}`;
+        const later = this.pending.get(id);
+        if (later) addTally(later.tally, b.tally);
+        else this.pending.set(id, b);
+      }
+      this.deps.failed('sending the analysis counts', err);
+    }
+  }
+
+  /** One round: send the counts, and judge what is due if this replica holds the lease. One round at a time. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    const routes = this.deps.routes();
+    if (routes.length === 0) return;
+    await this.flush();
+    let held: boolean;
+    try {
+      held = await this.deps.lease.hold(this.deps.holder, LEASE_MS);
+    } catch (err) {
+      this.deps.failed('holding the analysis lease', err);
+      return;
+    }
+    if (!held) return;
+    for (const route of routes) {
+      try {
+        await this.judge(route);
+      } catch (err) {
+        this.deps.failed(`judging ${route.key}`, err);
+      }
+    }
+  }
+
+  private async judge(route: RunnerRoute): Promise<void> {
+    const { schedule } = route;
+    const now = this.deps.now();
+    let p = route.progress;
+    if (!p) {
+      await this.deps.write(route.key, startProgress(schedule, now));
+      return;
+    }
+    const intervalMs = durationMs(schedule.analysis.interval);
+    const last = Math.floor((now - SETTLE_MS - p.stepStartedAt) / intervalMs) - 1;
+    for (let i = Math.max(p.evaluated + 1, last - CATCH_UP + 1); i <= last; i += 1) {
+      const step = schedule.steps[Math.min(p.step, schedule.steps.length - 1)];
+      if (!step) return;
+      const tally = tallyOf(await this.deps.counters.read(route.key, p.stage, i));
+      const result = judgeInterval(schedule.analysis, step, { step: p.step, index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs }, tally);
+      const next = afterInterval(schedule, p, result, now);
+      if (!(await this.deps.write(route.key, next.progress))) return;
+      this.deps.changed(route.key, next.events);
+      if (next.progress.stage !== p.stage) return;
+      p = next.progress;
+    }
+  }
+}

@@ -1,0 +1,287 @@
+import { type AnalysisCheck, type AnalysisConfig, type Duration, durationMs, type RolloutStep } from './rollout-config.js';
+import { type IntervalTally, quantileMs } from './interval-tally.js';
+
+/** A progressive route as the state machine reads it: its steps, their analysis, and the route's own shadow share. */
+export interface Schedule {
+  steps: readonly RolloutStep[];
+  analysis: AnalysisConfig;
+  shadow: number;
+}
+
+export type ProgressState = 'shadowing' | 'progressing' | 'paused' | 'promoted' | 'aborted';
+export type ProgressAction = 'promote' | 'pause' | 'resume' | 'abort' | 'retry';
+export const PROGRESS_ACTIONS: readonly ProgressAction[] = ['promote', 'pause', 'resume', 'abort', 'retry'];
+
+/** One check of an interval: its figure against its limit (`applies`: false when the interval has nothing to measure it on). */
+export interface CheckResult {
+  check: AnalysisCheck;
+  value: number | null;
+  limit: number;
+  applies: boolean;
+  passed: boolean;
+  dryRun: boolean;
+}
+
+/** An interval's figures and its verdict, as kept in the route's history. */
+export interface IntervalResult {
+  /** the step it was judged at, its index in that step, and when it ended */
+  step: number;
+  index: number;
+  endedAt: number;
+  requests: { translate: number; native: number };
+  errorRate: { translate: number | null; native: number | null };
+  p99Ms: { translate: number | null; native: number | null };
+  compared: number;
+  differed: number;
+  diffRate: number | null;
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  /** the check that decided a failure (or `minRequests` for an inconclusive interval); null when it passed */
+  decidedBy: AnalysisCheck | 'minRequests' | null;
+  checks: CheckResult[];
+}
+
+/** The state of one progressive route: the same for the whole fleet, changed only as a whole (`rev`). */
+export interface RouteProgress {
+  rev: number;
+  state: ProgressState;
+  step: number;
+  /** a new number for each step entered: counts of an earlier step never mix into this one's */
+  stage: number;
+  stepStartedAt: number;
+  /** the last interval of this step that was judged (-1: none) */
+  evaluated: number;
+  /** failed intervals in a row */
+  failures: number;
+  pausedBy: 'operator' | 'inconclusive' | null;
+  /** reads compared in this step, and how many differed (the `until` gate) */
+  compared: number;
+  differed: number;
+  /** why the last change happened, and when */
+  reason: string;
+  changedAt: number;
+  lastAbort: { reason: string; at: number; figures: IntervalResult | null } | null;
+  history: IntervalResult[];
+}
+
+/** A state change or a step, as logged and sent to the webhook. */
+export interface ProgressEvent {
+  from: { state: ProgressState; step: number };
+  to: { state: ProgressState; step: number };
+  reason: string;
+  by: string;
+  at: number;
+  figures: IntervalResult | null;
+}
+
+export interface Transition {
+  progress: RouteProgress;
+  events: ProgressEvent[];
+}
+
+/** how many intervals a route keeps */
+export const HISTORY = 30;
+
+const rateOf = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** The state a route is in at a step when nothing holds it. */
+function stateAt(schedule: Schedule, step: number): ProgressState {
+  if (step >= schedule.steps.length - 1) return 'promoted';
+  return (schedule.steps[step] as RolloutStep).native > 0 ? 'progressing' : 'shadowing';
+}
+
+/** A route entering a step: counts begin afresh. */
+function enter(schedule: Schedule, p: RouteProgress, step: number, now: number, reason: string): RouteProgress {
+  return {
+    ...p,
+    state: stateAt(schedule, step),
+    step,
+    stage: p.stage + 1,
+    stepStartedAt: now,
+    evaluated: -1,
+    failures: 0,
+    pausedBy: null,
+    compared: 0,
+    differed: 0,
+    reason,
+    changedAt: now,
+  };
+}
+
+/** A route that has not run yet: at its first step. */
+export function startProgress(schedule: Schedule, now: number): RouteProgress {
+  const blank: RouteProgress = {
+    rev: 0,
+    state: 'shadowing',
+    step: 0,
+    stage: 0,
+    stepStartedAt: now,
+    evaluated: -1,
+    failures: 0,
+    pausedBy: null,
+    compared: 0,
+    differed: 0,
+    reason: '',
+    changedAt: now,
+    lastAbort: null,
+    history: [],
+  };
+  return { ...enter(schedule, blank, 0, now, 'started at the first step'), rev: 1 };
+}
+
+/** The shares a route serves with in its state: an aborted route is translated only. */
+export function shareOf(schedule: Schedule, p: RouteProgress | undefined): { native: number; shadow: number } {
+  const step = schedule.steps[Math.min(p?.step ?? 0, schedule.steps.length - 1)] as RolloutStep;
+  const shadow = step.shadow ?? schedule.shadow;
+  if (p?.state === 'aborted') return { native: 0, shadow: schedule.shadow };
+  return { native: step.native, shadow };
+}
+
+/** How long a step holds at least, in milliseconds. */
+export function pauseMs(step: RolloutStep): number {
+  return durationMs(step.pause as Duration);
+}
+
+/**
+ * Judges one interval of a route at a step: inconclusive with fewer than `minRequests` (native
+ * requests, or compared reads in a step with no native share), failed when a check that is not
+ * `dryRun` is past its limit, else passed. A check with nothing to measure (no compared read, no
+ * translated request to compare latency with) does not apply.
+ */
+export function judgeInterval(
+  analysis: AnalysisConfig,
+  step: RolloutStep,
+  at: { step: number; index: number; endedAt: number },
+  tally: IntervalTally,
+): IntervalResult {
+  const p99 = { translate: quantileMs(tally.latency.translate, 0.99), native: quantileMs(tally.latency.native, 0.99) };
+  const errorRate = { translate: rateOf(tally.errors.translate, tally.requests.translate), native: rateOf(tally.errors.native, tally.requests.native) };
+  const diffRate = rateOf(tally.differed, tally.compared);
+  const latencyRatio = p99.native !== null && p99.translate !== null && p99.translate > 0 ? p99.native / p99.translate : null;
+  const measured: Record<AnalysisCheck, number | null> = { maxErrorRate: errorRate.native, maxLatencyRatio: latencyRatio, maxDiffRate: diffRate };
+  const checks: CheckResult[] = [];
+  for (const check of ['maxErrorRate', 'maxLatencyRatio', 'maxDiffRate'] as const) {
+    const limit = analysis[check];
+    if (limit === undefined) continue;
+    const value = measured[check];
+    const applies = value !== null;
+    checks.push({ check, value, limit, applies, passed: !applies || (value as number) <= limit, dryRun: analysis.dryRun.includes(check) });
+  }
+  const counted = step.native > 0 ? tally.requests.native : tally.compared;
+  const failing = checks.find((c) => !c.passed && !c.dryRun);
+  const verdict = counted < analysis.minRequests ? 'inconclusive' : failing ? 'fail' : 'pass';
+  return {
+    ...at,
+    requests: { ...tally.requests },
+    errorRate,
+    p99Ms: p99,
+    compared: tally.compared,
+    differed: tally.differed,
+    diffRate,
+    verdict,
+    decidedBy: verdict === 'inconclusive' ? 'minRequests' : verdict === 'fail' ? (failing as CheckResult).check : null,
+    checks,
+  };
+}
+
+const fmt = (n: number | null) => (n === null ? 'n/a' : String(Math.round(n * 10_000) / 10_000));
+
+/** Why an interval failed or waited, in words. */
+function verdictText(r: IntervalResult, analysis: AnalysisConfig): string {
+  if (r.verdict === 'inconclusive') return `inconclusive: fewer than ${analysis.minRequests} requests in the interval`;
+  const c = r.checks.find((x) => x.check === r.decidedBy) as CheckResult;
+  return `${c.check}: ${fmt(c.value)} above ${c.limit}`;
+}
+
+function changed(before: RouteProgress, after: RouteProgress, reason: string, by: string, now: number, figures: IntervalResult | null): ProgressEvent[] {
+  if (before.state === after.state && before.step === after.step) return [];
+  return [{ from: { state: before.state, step: before.step }, to: { state: after.state, step: after.step }, reason, by, at: now, figures }];
+}
+
+function abort(p: RouteProgress, reason: string, now: number, figures: IntervalResult | null): RouteProgress {
+  return { ...p, state: 'aborted', pausedBy: null, reason, changedAt: now, lastAbort: { reason, at: now, figures } };
+}
+
+/**
+ * A route after one judged interval: kept in its history; a promoted or aborted route only keeps
+ * it. `failureLimit` failures in a row abort (a pause by an operator holds the step, not the
+ * analysis: failures still abort); an inconclusive interval pauses (never a failure) and the next
+ * conclusive one resumes; a passing one, once the step's pause is over and its `until` met, moves
+ * to the next step. A step's `until` met with too many differences aborts.
+ */
+export function afterInterval(schedule: Schedule, p: RouteProgress, result: IntervalResult, now: number): Transition {
+  const base: RouteProgress = {
+    ...p,
+    rev: p.rev + 1,
+    evaluated: Math.max(p.evaluated, result.index),
+    history: [...p.history, result].slice(-HISTORY),
+  };
+  if (p.state === 'aborted' || p.state === 'promoted' || result.step !== p.step) return { progress: base, events: [] };
+  const { analysis } = schedule;
+  const step = schedule.steps[p.step] as RolloutStep;
+  const next = { ...base, compared: p.compared + result.compared, differed: p.differed + result.differed };
+  const until = step.until;
+  if (until && next.compared >= until.compared && next.differed / next.compared > until.maxDiffRate) {
+    const reason = `the step's differences: ${next.differed} of ${next.compared} compared reads (${fmt(next.differed / next.compared)}) above ${until.maxDiffRate}`;
+    const aborted = abort(next, reason, now, result);
+    return { progress: aborted, events: changed(p, aborted, reason, 'analysis', now, result) };
+  }
+  if (result.verdict === 'fail') {
+    const failures = p.failures + 1;
+    const why = verdictText(result, analysis);
+    if (failures >= analysis.failureLimit) {
+      const reason = `${why} in ${failures} interval${failures === 1 ? '' : 's'} in a row`;
+      const aborted = abort({ ...next, failures }, reason, now, result);
+      return { progress: aborted, events: changed(p, aborted, reason, 'analysis', now, result) };
+    }
+    const resumed = p.pausedBy === 'inconclusive' ? { ...next, pausedBy: null, state: stateAt(schedule, p.step) } : next;
+    return { progress: { ...resumed, failures, reason: why, changedAt: now }, events: changed(p, resumed, why, 'analysis', now, result) };
+  }
+  if (result.verdict === 'inconclusive') {
+    if (p.pausedBy !== null) return { progress: next, events: [] };
+    const why = verdictText(result, analysis);
+    const paused: RouteProgress = { ...next, state: 'paused', pausedBy: 'inconclusive', reason: why, changedAt: now };
+    return { progress: paused, events: changed(p, paused, why, 'analysis', now, result) };
+  }
+  let passed: RouteProgress = { ...next, failures: 0 };
+  if (p.pausedBy === 'inconclusive')
+    passed = { ...passed, pausedBy: null, state: stateAt(schedule, p.step), reason: 'the analysis passed again', changedAt: now };
+  const held = now - p.stepStartedAt < pauseMs(step);
+  const waiting = until !== undefined && passed.compared < until.compared;
+  if (passed.pausedBy === 'operator' || held || waiting) return { progress: passed, events: changed(p, passed, passed.reason, 'analysis', now, result) };
+  const reason = `the analysis passed at step ${p.step + 1}`;
+  const moved = enter(schedule, passed, p.step + 1, now, reason);
+  return { progress: moved, events: changed(p, moved, reason, 'analysis', now, result) };
+}
+
+export type Command = { ok: true; transition: Transition } | { ok: false; reason: string };
+
+/**
+ * An operator's transition: promote (to the next step), pause (hold the step), resume, abort
+ * (back to translation), retry (an aborted route from its first step). `by` and `reason` go with
+ * the change.
+ */
+export function commandProgress(schedule: Schedule, p: RouteProgress, action: ProgressAction, now: number, by: string, reason: string): Command {
+  const why = reason === '' ? `${action} by ${by}` : `${action} by ${by}: ${reason}`;
+  const done = (after: RouteProgress): Command => ({
+    ok: true,
+    transition: { progress: { ...after, rev: p.rev + 1 }, events: changed(p, after, why, by, now, null) },
+  });
+  const ended = p.state === 'aborted' || p.state === 'promoted';
+  switch (action) {
+    case 'promote':
+      if (ended) return { ok: false, reason: `the route is ${p.state}: nothing to promote (retry restarts an aborted route)` };
+      return done(enter(schedule, p, p.step + 1, now, why));
+    case 'pause':
+      if (ended) return { ok: false, reason: `the route is ${p.state}: nothing to pause` };
+      return done({ ...p, state: 'paused', pausedBy: 'operator', reason: why, changedAt: now });
+    case 'resume':
+      if (p.state !== 'paused') return { ok: false, reason: `the route is ${p.state}, not paused` };
+      return done({ ...p, state: stateAt(schedule, p.step), pausedBy: null, reason: why, changedAt: now });
+    case 'abort':
+      if (p.state === 'aborted') return { ok: false, reason: 'the route is aborted already' };
+      return done(abort(p, why, now, p.history.at(-1) ?? null));
+    case 'retry':
+      if (p.state !== 'aborted') return { ok: false, reason: `the route is ${p.state}: only an aborted route is retried` };
+      return done(enter(schedule, p, 0, now, why));
+  }
+}

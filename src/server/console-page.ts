@@ -1,0 +1,203 @@
+import { escapeHtml as esc } from '../shadow/render-report.js';
+
+interface Interval {
+  step: number;
+  endedAt: string;
+  requests: { translate: number; native: number };
+  errorRate: { translate: number | null; native: number | null };
+  p99Ms: { translate: number | null; native: number | null };
+  diffRate: number | null;
+  verdict: string;
+  decidedBy: string | null;
+}
+
+interface Progress {
+  state: string;
+  step: number;
+  steps: number;
+  failures: number;
+  pausedBy: string | null;
+  reason: string;
+  lastAbort: { reason: string; at: string } | null;
+  intervals: Interval[];
+}
+
+interface RouteView {
+  resource: string;
+  operations: string[];
+  native: number;
+  shadow: number;
+  effectiveNative: number;
+  rolledBack: boolean;
+  progress: Progress | null;
+}
+
+export interface ConsoleView {
+  status: { killSwitch: boolean; routes: RouteView[]; progressive: { note: string } | null; lastError: string | null };
+  fleet: { replicas: { id: string; address: string; version: number; stale: boolean; uptimeSeconds: number }[]; note?: string } | null;
+  generatedAt: string;
+  /** the nonce of the page's one script (its Content-Security-Policy allows nothing else) */
+  nonce: string;
+}
+
+const W = 220;
+const H = 48;
+
+/** A small line chart of up to two series (null: no figure that interval), scaled to its own maximum. */
+function chart(name: string, series: { label: string; values: (number | null)[]; color: string }[], unit: (v: number) => string): string {
+  const values = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  if (values.length === 0)
+    return `<figure class="chart" data-chart="${esc(name)}"><figcaption>${esc(name)}</figcaption><p class="none">no figures yet</p></figure>`;
+  const max = Math.max(...values, 1e-9);
+  const n = Math.max(...series.map((s) => s.values.length));
+  const x = (i: number) => (n <= 1 ? W / 2 : (i * W) / (n - 1));
+  const y = (v: number) => H - 2 - (v / max) * (H - 4);
+  const lines = series
+    .map((s) => {
+      const points = s.values.flatMap((v, i) => (v === null ? [] : [`${x(i).toFixed(1)},${y(v).toFixed(1)}`]));
+      return `<polyline fill="none" stroke="${s.color}" stroke-width="1.6" points="${points.join(' ')}"><title>${esc(s.label)}</title></polyline>`;
+    })
+    .join('');
+  const last = series.map(
+    (s) =>
+      `${esc(s.label)} ${(() => {
+        const v = s.values.at(-1);
+        return v === null || v === undefined ? '–' : esc(unit(v));
+      })()}`,
+  );
+  return `<figure class="chart" data-chart="${esc(name)}"><figcaption>${esc(name)} <span class="last">${last.join(' · ')}</span></figcaption><svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${esc(name)}">${lines}</svg></figure>`;
+}
+
+const percent = (v: number) => `${(v * 100).toFixed(2)} %`;
+const ms = (v: number) => `${v} ms`;
+
+// the buttons a state allows (the API refuses the others too)
+const ACTIONS: Record<string, string[]> = {
+  shadowing: ['promote', 'pause', 'abort'],
+  progressing: ['promote', 'pause', 'abort'],
+  paused: ['promote', 'resume', 'abort'],
+  promoted: ['abort'],
+  aborted: ['retry'],
+};
+
+function routeCard(r: RouteView): string {
+  const ops = r.operations.join(',');
+  const name = `${r.resource} ${r.operations.join(', ')}`;
+  const p = r.progress;
+  if (!p) {
+    return `<section class="route fixed" data-route="${esc(`${r.resource}/${ops}`)}"><h2>${esc(name)}</h2><p><span class="state">fixed share</span> native ${r.effectiveNative} % of callers${
+      r.rolledBack ? ' · <strong>rolled back by the guard</strong>' : ''
+    } · shadow ${r.shadow} %</p></section>`;
+  }
+  const path = `/admin/rollout/routes/${encodeURIComponent(r.resource)}/${encodeURIComponent(ops)}`;
+  const buttons = (ACTIONS[p.state] ?? [])
+    .map(
+      (a) =>
+        `<button type="button" data-post="${esc(`${path}/${a}`)}" data-action="${a}"${a === 'abort' ? ' data-ask="Why abort? (logged; empty is fine)" class="danger"' : ''}>${a}</button>`,
+    )
+    .join('');
+  const iv = p.intervals;
+  const charts = [
+    chart('native error rate', [{ label: 'native', values: iv.map((i) => i.errorRate.native), color: '#c62828' }], percent),
+    chart(
+      'p99 latency',
+      [
+        { label: 'translated', values: iv.map((i) => i.p99Ms.translate), color: '#1565c0' },
+        { label: 'native', values: iv.map((i) => i.p99Ms.native), color: '#ef6c00' },
+      ],
+      ms,
+    ),
+    chart('diff rate', [{ label: 'compared reads differing', values: iv.map((i) => i.diffRate), color: '#6a1b9a' }], percent),
+  ].join('');
+  const last = iv.at(-1);
+  const verdict = last
+    ? `last interval: <span class="verdict ${esc(last.verdict)}">${esc(last.verdict)}</span>${last.decidedBy ? ` (${esc(last.decidedBy)})` : ''}`
+    : 'no interval judged yet';
+  return `<section class="route" data-route="${esc(`${r.resource}/${ops}`)}" data-state="${esc(p.state)}">
+<h2>${esc(name)} <span class="state s-${esc(p.state)}">${esc(p.state)}</span></h2>
+<p class="facts"><span class="step">step ${p.step} of ${p.steps}</span> · native <strong>${r.effectiveNative} %</strong>${
+    r.effectiveNative !== r.native ? ` (step: ${r.native} %)` : ''
+  } · shadow ${r.shadow} % · failures in a row ${p.failures} · ${verdict}</p>
+<p class="reason">${esc(p.reason)}</p>
+${p.lastAbort ? `<p class="abort">Last abort (${esc(p.lastAbort.at)}): ${esc(p.lastAbort.reason)}</p>` : ''}
+<div class="charts">${charts}</div>
+<div class="actions">${buttons}</div>
+</section>`;
+}
+
+function fleetPart(fleet: ConsoleView['fleet']): string {
+  if (!fleet) return '';
+  if (fleet.replicas.length === 0) return `<p class="meta">${esc(fleet.note ?? 'no replica has checked in')}</p>`;
+  const rows = fleet.replicas
+    .map(
+      (r) =>
+        `<tr${r.stale ? ' class="stale"' : ''}><td><code>${esc(r.id)}</code></td><td>${esc(r.address)}</td><td class="n">${r.version}</td><td class="n">${r.uptimeSeconds} s</td><td>${r.stale ? 'stale' : 'ok'}</td></tr>`,
+    )
+    .join('');
+  return `<div class="scroll"><table class="replicas"><thead><tr><th>replica</th><th>address</th><th>version</th><th>up</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+// the page's only script: a button posts to the admin API (same origin, the browser's login) and the page reloads
+const SCRIPT = `
+const say = document.getElementById('said');
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-post]');
+  if (!button) return;
+  let reason = '';
+  if (button.dataset.ask) {
+    const given = prompt(button.dataset.ask, '');
+    if (given === null) return;
+    reason = given;
+  }
+  button.disabled = true;
+  const res = await fetch(button.dataset.post, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason }) });
+  if (res.ok) { location.reload(); return; }
+  const body = await res.json().catch(() => ({}));
+  say.textContent = body.message || ('refused: ' + res.status);
+  button.disabled = false;
+});
+setTimeout(() => location.reload(), 30000);
+`;
+
+/** The console: every route with its state and figures, the kill switch and the fleet, in one self-contained page. */
+export function renderConsoleHtml(view: ConsoleView): string {
+  const { status } = view;
+  const kill = status.killSwitch
+    ? `<p class="kill on">Kill switch <strong>on</strong>: every v2 request is translated. <button type="button" data-post="/admin/rollout/resume" data-action="kill-off">turn off</button></p>`
+    : `<p class="kill">Kill switch off. <button type="button" class="danger" data-post="/admin/rollout/kill" data-action="kill-on" data-ask="Why turn the kill switch on? (logged; empty is fine)">turn on</button></p>`;
+  const routes = status.routes.length === 0 ? '<p>No routes in the rollout file: every v2 request is translated.</p>' : status.routes.map(routeCard).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>v2proxy console</title>
+<style>
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:1.2rem;color:#1d2330;background:#f6f7fa}
+header{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}h1{font-size:1.35rem;margin:0}h2{font-size:1.05rem;margin:0 0 .3rem}
+.meta,.reason{color:#5a6170}a{color:#1565c0}
+.routes{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,420px),1fr));gap:1rem;margin:1rem 0}
+.route{background:#fff;border:1px solid #dde;border-radius:8px;padding:.8rem 1rem;min-width:0}
+.state{display:inline-block;border-radius:.7rem;padding:0 .55rem;font-size:.8rem;background:#e3e6ee;font-weight:600}
+.s-progressing{background:#e3f2fd;color:#0d47a1}.s-shadowing{background:#ede7f6;color:#4527a0}.s-paused{background:#fff8e1;color:#8d5b00}
+.s-promoted{background:#e8f5e9;color:#1b5e20}.s-aborted{background:#ffebee;color:#b71c1c}
+.facts{margin:.2rem 0}.abort{color:#b71c1c}.verdict.fail{color:#b71c1c}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8d5b00}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:.6rem}
+figure.chart{margin:0}figcaption{font-size:.78rem;color:#5a6170}.last{white-space:nowrap}
+svg{display:block;width:100%;height:48px;background:#fafbfd;border:1px solid #eef}.none{font-size:.8rem;color:#999;margin:.3rem 0}
+.actions{margin-top:.6rem;display:flex;flex-wrap:wrap;gap:.4rem}
+button{font:inherit;padding:.25rem .8rem;border:1px solid #99a;border-radius:5px;background:#fff;cursor:pointer}button.danger{border-color:#c62828;color:#b71c1c}
+button:disabled{opacity:.5}.kill.on{color:#b71c1c}#said{color:#b71c1c;min-height:1.2em}
+.scroll{overflow-x:auto}table{border-collapse:collapse;background:#fff}th,td{border:1px solid #dde;padding:.25rem .5rem;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}tr.stale{color:#b71c1c}code{font:12px ui-monospace,monospace;word-break:break-all}
+</style></head>
+<body>
+<header><h1>v2proxy console</h1><span class="meta">${esc(view.generatedAt)}</span><a href="/admin/diff">diff report</a></header>
+${kill}
+${status.progressive ? `<p class="meta">Progressive routes: ${esc(status.progressive.note)}.</p>` : ''}
+${status.lastError ? `<p class="abort">The rollout file was refused: ${esc(status.lastError)}</p>` : ''}
+<p id="said" role="status"></p>
+<div class="routes">${routes}</div>
+<h2>Replicas</h2>
+${view.fleet ? fleetPart(view.fleet) : '<p class="meta">A single replica: REDIS_URL is not set.</p>'}
+<script nonce="${esc(view.nonce)}">${SCRIPT}</script>
+</body></html>
+`;
+}
