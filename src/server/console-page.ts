@@ -58,13 +58,11 @@ function chart(name: string, series: { label: string; values: (number | null)[];
       return `<polyline fill="none" stroke="${s.color}" stroke-width="1.6" points="${points.join(' ')}"><title>${esc(s.label)}</title></polyline>`;
     })
     .join('');
-  const last = series.map(
-    (s) =>
-      `${esc(s.label)} ${(() => {
-        const v = s.values.at(-1);
-        return v === null || v === undefined ? '–' : esc(unit(v));
-      })()}`,
-  );
+  // the last interval's figure of each series, in the series' colour
+  const last = series.map((s) => {
+    const v = s.values.at(-1);
+    return `<span style="color:${s.color}">${esc(s.label)}</span> ${v === null || v === undefined ? '–' : esc(unit(v))}`;
+  });
   return `<figure class="chart" data-chart="${esc(name)}"><figcaption>${esc(name)} <span class="last">${last.join(' · ')}</span></figcaption><svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${esc(name)}">${lines}</svg></figure>`;
 }
 
@@ -107,7 +105,7 @@ function routeCard(r: RouteView): string {
       ],
       ms,
     ),
-    chart('diff rate', [{ label: 'compared reads differing', values: iv.map((i) => i.diffRate), color: '#6a1b9a' }], percent),
+    chart('diff rate', [{ label: 'differing', values: iv.map((i) => i.diffRate), color: '#6a1b9a' }], percent),
   ].join('');
   const last = iv.at(-1);
   const verdict = last
@@ -179,8 +177,8 @@ header{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}h1{font
 .s-progressing{background:#e3f2fd;color:#0d47a1}.s-shadowing{background:#ede7f6;color:#4527a0}.s-paused{background:#fff8e1;color:#8d5b00}
 .s-promoted{background:#e8f5e9;color:#1b5e20}.s-aborted{background:#ffebee;color:#b71c1c}
 .facts{margin:.2rem 0}.abort{color:#b71c1c}.verdict.fail{color:#b71c1c}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8d5b00}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:.6rem}
-figure.chart{margin:0}figcaption{font-size:.78rem;color:#5a6170}.last{white-space:nowrap}
+.charts{display:grid;align-items:end;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:.6rem}
+figure.chart{margin:0}figcaption{font-size:.78rem;color:#5a6170}.last{display:block;overflow-wrap:anywhere}
 svg{display:block;width:100%;height:48px;background:#fafbfd;border:1px solid #eef}.none{font-size:.8rem;color:#999;margin:.3rem 0}
 .actions{margin-top:.6rem;display:flex;flex-wrap:wrap;gap:.4rem}
 button{font:inherit;padding:.25rem .8rem;border:1px solid #99a;border-radius:5px;background:#fff;cursor:pointer}button.danger{border-color:#c62828;color:#b71c1c}

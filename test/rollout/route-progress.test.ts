@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadMappings } from '../../src/mapping/load-mappings.js';
 import { countServed, emptyTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from '../../src/rollout/interval-tally.js';
 import { durationMs, parseRollout } from '../../src/rollout/rollout-config.js';
 import {
@@ -251,6 +253,15 @@ describe('progressive rollout: its parts', () => {
     expect([durationMs('500ms'), durationMs('60s'), durationMs('10m'), durationMs('1h'), durationMs(90)]).toEqual([500, 60_000, 600_000, 3_600_000, 90_000]);
     const defaults = parseRollout('routes:\n  - resource: groups\n    steps: [{native: 50}, {native: 100}]\n');
     expect(defaults.ok && defaults.config.routes[0]?.analysis).toBeUndefined();
+  });
+
+  it('the example schedules parse against the real resources', () => {
+    const known = new Map(loadMappings().map((r) => [r.mapping.resource, r.mapping.v2.operations]));
+    for (const name of ['progressive-rollout.yaml', 'rollout.yaml']) {
+      const parsed = parseRollout(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'), known);
+      expect(parsed, name).toMatchObject({ ok: true });
+      expect(parsed.ok && parsed.config.routes.some((r) => r.steps !== undefined)).toBe(true);
+    }
   });
 
   it('latency figures: a p99 within a bucket of the real one, and tallies survive their trip through named counters', () => {
