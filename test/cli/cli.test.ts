@@ -211,6 +211,7 @@ describe('cli', () => {
       routes: [
         { resource: 'groups', native: 30 },
         { resource: 'roles', native: 100 },
+        { resource: 'tags', native: 0, progress: { steps: 3 } },
       ],
     });
     child.kill('SIGTERM');

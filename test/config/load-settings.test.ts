@@ -38,6 +38,8 @@ describe('settings', () => {
         v2TimeoutMs: undefined,
         v2AttemptTimeoutMs: undefined,
         rolloutFile: undefined,
+        rolloutWebhookUrl: undefined,
+        rolloutWebhookTimeoutMs: 5_000,
         adminToken: undefined,
         shadowMaxInflight: 32,
         diffSampleValues: false,
