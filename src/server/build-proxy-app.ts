@@ -42,6 +42,7 @@ import { Lifecycle } from './lifecycle.js';
 import { connectionBoundWarning } from './open-file-limit.js';
 import { registerJsonBody } from './json-body.js';
 import { bufferedLogStream } from './buffered-log-stream.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 import { loggerOptions } from './logger-options.js';
 import { noRoute } from './no-route.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
@@ -124,7 +125,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     return503OnClosing: false,
     logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
-    logController: new OneLineRequestLog(),
+    logController: new OneLineRequestLog(settings.logLevel, logs),
+    childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
     clientErrorHandler,

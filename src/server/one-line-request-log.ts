@@ -1,14 +1,34 @@
+import { hostname } from 'node:os';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
+
+const INFO = 30;
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
 
 /**
  * One log line per request, written when it is answered, with what fastify's two lines (incoming,
- * completed) held together: method and URL, status, time. Half the logging cost of every request.
+ * completed) held together: method and URL, status, time. A request answered without an error has
+ * its line written here, straight to the log's stream, in pino's shape: it holds no header, so
+ * there is nothing to redact, and no per-request logger is made for it. Errors go through pino.
  */
 export class OneLineRequestLog extends LogController {
+  private readonly stream: DestinationStream | undefined;
+  // what every line of this process starts with after its time (pino's base: pid and hostname)
+  private readonly base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":`;
+
+  constructor(level = 'info', stream?: DestinationStream) {
+    super();
+    this.stream = stream && (LEVELS[level] ?? INFO) <= INFO ? stream : undefined;
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    if (!error && this.stream) {
+      this.stream.write(this.completedLine(request, reply));
+      return;
+    }
     const line =
       request.rpcStatus === undefined
         ? { req: request, res: reply, responseTime: reply.elapsedTime }
@@ -16,4 +36,22 @@ export class OneLineRequestLog extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+
+  /** The line pino would write for `{req, res, responseTime}` with fastify's serializers, made by hand (undefined fields left out, as JSON does). */
+  private completedLine(request: FastifyRequest, reply: FastifyReply): string {
+    const req =
+      `{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}` +
+      field('version', request.headers['accept-version']) +
+      field('host', request.host) +
+      field('remoteAddress', request.ip) +
+      field('remotePort', request.socket?.remotePort) +
+      '}';
+    const grpc = request.rpcStatus === undefined ? '' : `,"grpcStatus":${Number(request.rpcStatus)}`;
+    return `{"level":30,"time":${Date.now()}${this.base}${JSON.stringify(request.id)},"req":${req},"res":{"statusCode":${reply.statusCode}}${grpc},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`;
+  }
+}
+
+/** `,"name":value` as JSON, or nothing for a value JSON leaves out. */
+function field(name: string, value: unknown): string {
+  return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
 }
