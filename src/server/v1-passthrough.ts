@@ -1,7 +1,4 @@
-import proxy from '@fastify/http-proxy';
-import { apiError } from '../errors/error-registry.js';
-import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
@@ -13,43 +10,70 @@ const BACKEND = 'the v1 backend';
 export const V1_PREFIXES = ['/iam/v1', '/registry/v1', '/vulnerabilities/v1'] as const;
 
 /** A failed hop to v1 (refused, reset, too slow) answers as the gateway would: 503 code 14 or 504 code 4. */
-function upstreamFailure(reply: ErrorReply, failure: { error: Error }, maxResponseBytes: number): void {
-  const e = failure.error as Error & { statusCode?: number; cause?: unknown };
-  // reply-from answers undici's own timeouts as a 504 and wraps every other error, ours included
-  const err = e.statusCode === 504 ? apiError('BACKEND_TIMEOUT', { backend: BACKEND }) : transportError(e.cause ?? e, maxResponseBytes, BACKEND);
-  sendError(reply, err);
+function upstreamFailure(reply: ErrorReply, err: unknown, maxResponseBytes: number): void {
+  sendError(reply, transportError(err, maxResponseBytes, BACKEND));
 }
 
-/** v1 paths go to the v1 backend unchanged (method, path, query, body, Authorization) and come back unchanged. */
+// headers of one connection, not of the message: never passed on either way
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+  'host',
+]);
+
+function messageHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !HOP_BY_HOP.has(name) && name.charCodeAt(0) !== 0x3a) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * v1 paths go to the v1 backend unchanged (method, path, query, body, Authorization and the other
+ * message headers, plus the request id) and come back unchanged (status, headers, body streamed),
+ * through the shared v1 dispatcher: it retries reads (connection failures, 502/503/504) and holds
+ * the breaker; v1's last answer, 503 included, comes back as it is. One undici call per request,
+ * nothing else: the passthrough is the path of every route a team has not migrated yet.
+ */
 export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, dispatcher: Dispatcher, maxResponseBytes: number): Promise<void> {
   // Its own scope, where a body of any type is read whole (bounded by BODY_LIMIT) before it goes on:
   // a v1 that answers early (a 413/429 for a large body) and closes would otherwise break the
   // still-streaming upload (EPIPE) and its answer would be lost behind a 503.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // handed on as a one-chunk stream, so the plugin sends the bytes and headers as they came
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, Readable.from([body])));
-    await registerPrefixes(scope, v1, dispatcher, maxResponseBytes);
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    const passOn = async (req: FastifyRequest, reply: FastifyReply) => {
+      const headers = messageHeaders(req.headers);
+      headers[REQUEST_ID_HEADER] = req.id;
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await dispatcher.request({
+          method: req.method as Dispatcher.HttpMethod,
+          path: `${v1.basePath}${req.url}`,
+          headers,
+          body: (req.body as Buffer | undefined) ?? null,
+        });
+      } catch (err) {
+        upstreamFailure(reply as unknown as ErrorReply, err, maxResponseBytes);
+        return reply;
+      }
+      // an answer cut short after it started cannot be turned into an error any more: the connection ends
+      answer.body.on('error', () => reply.raw.destroy());
+      return reply.code(answer.statusCode).headers(messageHeaders(answer.headers)).send(answer.body);
+    };
+    for (const prefix of V1_PREFIXES) {
+      scope.all(prefix, passOn);
+      scope.all(`${prefix}/*`, passOn);
+    }
   });
-}
-
-async function registerPrefixes(app: FastifyInstance, v1: V1Origin, dispatcher: Dispatcher, maxResponseBytes: number): Promise<void> {
-  for (const prefix of V1_PREFIXES) {
-    await app.register(proxy, {
-      upstream: v1.origin,
-      prefix,
-      rewritePrefix: `${v1.basePath}${prefix}`,
-      // The shared v1 dispatcher retries reads (connection failures, 502/503/504) and holds the
-      // breaker; the plugin's own retry stays off, and v1's last answer, 503 included, comes back as it is.
-      retryMethods: [],
-      proxyPayloads: false,
-      // the request's one log line is enough; reply-from would add two more per passthrough
-      disableRequestLogging: true,
-      undici: dispatcher as never,
-      replyOptions: {
-        onError: (reply, failure) => upstreamFailure(reply, failure, maxResponseBytes),
-        rewriteRequestHeaders: (req, headers) => ({ ...headers, [REQUEST_ID_HEADER]: req.id }),
-      },
-    });
-  }
 }
