@@ -14,7 +14,7 @@ export const BENCHES: Bench[] = [
   {
     title: 'Translated Get',
     about:
-      "What v2proxy adds to a translated Get over the direct v1 call, next to a minimal hand-written proxy doing the same translation (node:http and an undici pool) and the same minimal proxy as a fastify route: latency under open-loop load at half of v2proxy's capacity, and CPU per request from each process's /proc stat.",
+      "What v2proxy adds to a translated Get over the direct v1 call, next to a minimal hand-written proxy doing the same translation (node:http and an undici pool) and the same minimal proxy as a fastify route: latency under open-loop load at half of v2proxy's capacity, and CPU per request from each process's /proc stat; then the same Get as a gRPC call over h2c against the REST Get.",
     file: 'get-overhead.bench.ts',
     script: 'bench:get',
   },
@@ -28,7 +28,8 @@ export const BENCHES: Bench[] = [
   },
   {
     title: 'v1 passthrough',
-    about: 'v1 paths streamed through the proxy unchanged, against the emulator called directly.',
+    about:
+      'A v1 read passed through unchanged by v2proxy, by a minimal Node passthrough (node:http and an undici pool) and by nginx (when installed), against the emulator called directly: added p50 and CPU per request, closed loop, interleaved.',
     file: 'passthrough.bench.ts',
     script: 'bench:passthrough',
   },
