@@ -31,6 +31,7 @@ const SETTLE_MS = 2 * TICK_MS;
 const LEASE_MS = 3_000;
 // intervals missed while no replica judged (all down) are not judged late, except the last few
 const CATCH_UP = 3;
+const FAILURE_EVERY_MS = 30_000;
 
 /**
  * Runs the progressive routes: gathers what this replica served per route, step and interval,
@@ -43,7 +44,17 @@ export class ProgressRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
+  // when a failure was last told (a Redis that is away fails every tick: it is said every FAILURE_EVERY_MS)
+  private failureToldAt = Number.NEGATIVE_INFINITY;
+
   constructor(private readonly deps: RunnerDeps) {}
+
+  private failed(what: string, err: unknown): void {
+    const now = this.deps.now();
+    if (now - this.failureToldAt < FAILURE_EVERY_MS) return;
+    this.failureToldAt = now;
+    this.deps.failed(what, err);
+  }
 
   start(): void {
     if (this.timer) return;
@@ -107,7 +118,7 @@ export class ProgressRunner {
         if (later) addTally(later.tally, b.tally);
         else this.pending.set(id, b);
       }
-      this.deps.failed('sending the analysis counts', err);
+      this.failed('sending the analysis counts', err);
     }
   }
 
@@ -127,7 +138,7 @@ export class ProgressRunner {
     try {
       held = await this.deps.lease.hold(this.deps.holder, LEASE_MS);
     } catch (err) {
-      this.deps.failed('holding the analysis lease', err);
+      this.failed('holding the analysis lease', err);
       return;
     }
     if (!held) return;
@@ -135,7 +146,7 @@ export class ProgressRunner {
       try {
         await this.judge(route);
       } catch (err) {
-        this.deps.failed(`judging ${route.key}`, err);
+        this.failed(`judging ${route.key}`, err);
       }
     }
   }
