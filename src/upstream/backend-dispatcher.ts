@@ -1,7 +1,8 @@
 import { type Dispatcher, Pool } from 'undici';
 import { attemptTimeout } from './attempt-timeout.js';
 import { type BreakerOptions, type BreakerState, CircuitBreaker } from './circuit-breaker.js';
-import { type RetryOptions, retryReads } from './retry-reads.js';
+import { BackendCallDispatcher } from './backend-call.js';
+import { ReadRetries, type RetryOptions, retryReads } from './retry-reads.js';
 import { stampRequestId } from './stamp-request-id.js';
 
 export interface BackendDispatcherOptions {
@@ -33,8 +34,16 @@ export interface BackendDispatcher {
 export function backendDispatcher(origin: string, opts: BackendDispatcherOptions): BackendDispatcher {
   const pool = new Pool(origin, { connections: opts.connections, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
   const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
+  const retries = new ReadRetries(opts.retry);
   // compose() wraps in order: the last interceptor listed is the outermost
-  const dispatcher = pool.compose(attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs), breaker.interceptor(), retryReads(opts.retry), stampRequestId());
+  const composed = pool.compose(
+    attemptTimeout(opts.attemptTimeoutMs, opts.deadlineMs),
+    breaker.interceptor(),
+    retryReads(retries, opts.retry.maxRetries),
+    stampRequestId(),
+  );
+  // the same parts as one handler per call, for the request API every path uses
+  const dispatcher = new BackendCallDispatcher(pool, composed, { breaker, retries, attemptMs: opts.attemptTimeoutMs, deadlineMs: opts.deadlineMs });
   let destroyed: Promise<void> | undefined;
   return {
     dispatcher,

@@ -29,6 +29,12 @@ const DOWN_STATUSES = new Set([502, 503, 504]);
 // nothing of the backend being up
 const NEUTRAL_CODES = new Set(['V2PROXY_DEADLINE', 'UND_ERR_ABORTED', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
 
+/** Whether an attempt's outcome counts as a failure (undefined: it says nothing of the backend). */
+export function outcomeFails(outcome: { status: number } | { error: Error }): boolean | undefined {
+  if ('status' in outcome) return DOWN_STATUSES.has(outcome.status);
+  return NEUTRAL_CODES.has((outcome.error as { code?: string }).code ?? '') ? undefined : true;
+}
+
 /**
  * A failure-ratio circuit breaker over a sliding window of attempts. While open, attempts fail at
  * once (no socket, no wait), except one trial attempt every `openMs`: the first trial that gets an
@@ -102,13 +108,7 @@ export class CircuitBreaker {
       const admitted = this.admit();
       if (admitted === 'refuse') throw new CircuitOpenError();
       const trial = admitted === 'trial';
-      return dispatch(
-        opts,
-        new OutcomeHandler(handler, (outcome) => {
-          if ('status' in outcome) this.record(DOWN_STATUSES.has(outcome.status), trial);
-          else this.record(NEUTRAL_CODES.has((outcome.error as { code?: string }).code ?? '') ? undefined : true, trial);
-        }),
-      );
+      return dispatch(opts, new OutcomeHandler(handler, (outcome) => this.record(outcomeFails(outcome), trial)));
     };
   }
 }

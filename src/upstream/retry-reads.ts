@@ -29,37 +29,61 @@ export function callDeadline(timeoutMs: number): Required<DeadlineOption> {
 }
 
 /**
- * Retries idempotent reads on connection failures and 502/503/504 with jittered exponential
- * backoff, inside a retry budget and the request's deadline. Built on undici's retry interceptor;
- * only the decision is ours. After the last try, a 5xx answer is passed on as the backend gave it.
+ * When a read goes again: on connection failures and 502/503/504, with jittered exponential
+ * backoff, inside a retry budget (every call earns, every retry spends) and the request's deadline.
+ * Writes never (a write that failed may still have landed).
  */
-export function retryReads(opts: RetryOptions): Dispatcher.DispatcherComposeInterceptor {
-  const budget = new RetryBudget(opts.budgetRatio, opts.budgetBurst);
-  const random = opts.random ?? Math.random;
+export class ReadRetries {
+  private readonly budget: RetryBudget;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: RetryOptions) {
+    this.budget = new RetryBudget(opts.budgetRatio, opts.budgetBurst);
+    this.random = opts.random ?? Math.random;
+  }
+
+  earn(): void {
+    this.budget.earn();
+  }
+
+  /** The wait before the next attempt of a call that failed so after `done` retries, or undefined: no retry. */
+  delayFor(dispatchOpts: Dispatcher.DispatchOptions, failure: { status: number } | { error: Error }, done: number): number | undefined {
+    if (!READS.includes(dispatchOpts.method)) return undefined;
+    const retryable = 'status' in failure ? STATUSES.includes(failure.status) : CONNECTION_FAILURES.includes((failure.error as { code?: string }).code ?? '');
+    if (!retryable) return undefined;
+    const max = (dispatchOpts as { retryOptions?: { maxRetries?: number } }).retryOptions?.maxRetries ?? this.opts.maxRetries;
+    if (done + 1 > max) return undefined;
+    const delay = this.random() * Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** done);
+    const deadline = (dispatchOpts as DeadlineOption).deadline;
+    if (deadline !== undefined && Date.now() + delay >= deadline) return undefined;
+    return this.budget.spend() ? delay : undefined;
+  }
+}
+
+/**
+ * The same policy as an undici interceptor (undici's retry interceptor, only the decision ours),
+ * for callers that speak undici's newer handler interface. After the last try, a 5xx answer is
+ * passed on as the backend gave it.
+ */
+export function retryReads(policy: ReadRetries, maxRetries: number): Dispatcher.DispatcherComposeInterceptor {
   const retry = interceptors.retry({
     throwOnError: false,
     methods: READS as Dispatcher.HttpMethod[],
     statusCodes: STATUSES,
     errorCodes: CONNECTION_FAILURES,
-    maxRetries: opts.maxRetries,
+    maxRetries,
     retry(err, { state, opts: dispatchOpts }, cb) {
-      const e = err as Error & { code?: string; statusCode?: number };
-      const retryable =
-        READS.includes(dispatchOpts.method) &&
-        state.counter <= (dispatchOpts.retryOptions?.maxRetries ?? opts.maxRetries) &&
-        (e.statusCode !== undefined ? STATUSES.includes(e.statusCode) : CONNECTION_FAILURES.includes(e.code ?? ''));
-      if (!retryable) return cb(err);
-      const delay = random() * Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (state.counter - 1));
-      const deadline = (dispatchOpts as DeadlineOption).deadline;
-      if (deadline !== undefined && Date.now() + delay >= deadline) return cb(err);
-      if (!budget.spend()) return cb(err);
+      const e = err as Error & { statusCode?: number };
+      const failure = e.statusCode !== undefined ? { status: e.statusCode } : { error: e };
+      const delay = policy.delayFor(dispatchOpts as Dispatcher.DispatchOptions, failure, state.counter - 1);
+      if (delay === undefined) return cb(err);
       setTimeout(() => cb(null), delay);
     },
   });
   return (dispatch) => {
     const inner = retry(dispatch);
     return (dispatchOpts, handler) => {
-      budget.earn();
+      policy.earn();
       return inner(dispatchOpts, handler);
     };
   };

@@ -38,6 +38,9 @@ describe('retried reads: the retry path only when an attempt failed', () => {
     up.respond = () => (n++ === 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'fine' });
     expect(await get()).toEqual({ status: 200, body: 'fine' });
     expect(up.requests).toHaveLength(2);
+    // a call without a request id gets one, the same on every attempt
+    expect(up.requests[0]?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(up.requests[1]?.headers['x-request-id']).toBe(up.requests[0]?.headers['x-request-id']);
   });
 
   it('after the last retry the 5xx comes back as the backend gave it; a write is never retried', async () => {
@@ -47,6 +50,32 @@ describe('retried reads: the retry path only when an attempt failed', () => {
     up.requests.length = 0;
     expect(await get('POST')).toEqual({ status: 502, body: 'bad gateway, from v1' });
     expect(up.requests).toHaveLength(1);
+  });
+
+  it("a caller speaking undici's newer handler interface gets the same: the read goes again, the answer that worked comes back", async () => {
+    let n = 0;
+    up.respond = () => (n++ === 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'fine' });
+    const got = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      let status = 0;
+      const chunks: Buffer[] = [];
+      backend.dispatcher.dispatch(
+        { method: 'GET', path: '/r', origin: up.url },
+        {
+          onRequestStart: () => undefined,
+          onResponseStart: (_c, code) => {
+            status = code;
+          },
+          onResponseData: (_c, chunk) => {
+            chunks.push(chunk);
+          },
+          onResponseEnd: () => resolve({ status, body: Buffer.concat(chunks).toString() }),
+          onResponseError: (_c, err) => reject(err),
+        },
+      );
+    });
+    expect(got).toEqual({ status: 200, body: 'fine' });
+    expect(up.requests).toHaveLength(2);
+    expect(up.requests[1]?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('a caller that gives up during the backoff is answered at once, and no attempt follows', async () => {

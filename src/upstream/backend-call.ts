@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { Dispatcher, errors, type Pool } from 'undici';
+import { AttemptTimeoutError, DeadlineExceededError } from './attempt-timeout.js';
+import { type CircuitBreaker, CircuitOpenError, outcomeFails } from './circuit-breaker.js';
+import type { ReadRetries } from './retry-reads.js';
+
+/** What every call to a backend goes through: the breaker, the retry policy for reads, the attempt timeout and the call's deadline. */
+export interface CallParts {
+  breaker: CircuitBreaker;
+  retries: ReadRetries;
+  attemptMs: number;
+  deadlineMs: number;
+}
+
+/** undici's older handler interface: what its request API hands a dispatcher (and what its pools call). */
+interface LegacyHandler {
+  onConnect?(abort: (reason?: Error) => void, context?: object): void;
+  onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void;
+  onResponseStarted?(): void;
+  onHeaders?(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean;
+  onData?(chunk: Buffer): boolean;
+  onComplete?(trailers: string[] | null): void;
+  onError?(err: Error): void;
+  onBodySent?(chunk: Buffer): void;
+  onRequestSent?(): void;
+}
+type Abort = (reason?: Error) => void;
+
+const REQUEST_ID = 'x-request-id';
+
+/** The call's options with an `x-request-id` (the caller's, or a new one) and, without a call deadline, undici's own timeouts. */
+function prepared(opts: Dispatcher.DispatchOptions, deadlineMs: number): Dispatcher.DispatchOptions {
+  const headers = opts.headers;
+  let stamped = headers as Dispatcher.DispatchOptions['headers'];
+  if (headers === undefined || headers === null) stamped = { [REQUEST_ID]: randomUUID() };
+  else if (Array.isArray(headers)) {
+    if (!headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === REQUEST_ID)) stamped = [...headers, REQUEST_ID, randomUUID()];
+  } else if (typeof (headers as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    const record = headers as Record<string, string>;
+    if (record[REQUEST_ID] === undefined && !Object.keys(record).some((k) => k.toLowerCase() === REQUEST_ID))
+      stamped = { ...record, [REQUEST_ID]: randomUUID() };
+  }
+  const deadline = (opts as { deadline?: number }).deadline;
+  if (deadline !== undefined) return stamped === headers ? opts : ({ ...opts, headers: stamped } as Dispatcher.DispatchOptions);
+  // no call deadline (the passthrough streams what v1 sends): undici's own timeouts bound each attempt
+  return {
+    ...opts,
+    headers: stamped,
+    headersTimeout: opts.headersTimeout ?? deadlineMs,
+    bodyTimeout: opts.bodyTimeout ?? deadlineMs,
+  } as Dispatcher.DispatchOptions;
+}
+
+/**
+ * One call to a backend as one handler: each attempt asks the breaker and tells it how it ended,
+ * has a timer (the answer must start within the attempt timeout, and be whole by the call's
+ * deadline), and a read answered 502/503/504 or lost to a connection failure before its answer
+ * started goes again when the retry policy allows; the caller sees one call. The same things the
+ * composed interceptors do, without a handler wrapper per interceptor and the conversions between
+ * undici's two handler interfaces: the path of every request.
+ */
+class BackendCall {
+  private retries = 0;
+  private abortAttempt: Abort | undefined;
+  private callerAbort: Error | undefined;
+  private told = false;
+  private started = false;
+  private dropping = false;
+  private delay = 0;
+  private recorded = false;
+  private trial = false;
+  private timer: NodeJS.Timeout | undefined;
+  private waiting: NodeJS.Timeout | undefined;
+  private readonly deadline: number;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly opts: Dispatcher.DispatchOptions,
+    private readonly next: LegacyHandler,
+    private readonly parts: CallParts,
+    /** without a call deadline, whether the attempt timeout is ours to keep (else undici's headersTimeout is the bound) */
+    private readonly attemptTimer: boolean,
+  ) {
+    this.deadline = (opts as { deadline?: number }).deadline ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
+  attempt(): boolean {
+    const admitted = this.parts.breaker.admit();
+    if (admitted === 'refuse') throw new CircuitOpenError();
+    this.trial = admitted === 'trial';
+    this.recorded = false;
+    return this.pool.dispatch(this.opts, this as unknown as Dispatcher.DispatchHandler);
+  }
+
+  private record(outcome: { status: number } | { error: Error }): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    this.parts.breaker.record(outcomeFails(outcome), this.trial);
+  }
+
+  private arm(ms: number, reason: () => Error): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.abortAttempt?.(reason()), Math.max(0, ms));
+    this.timer.unref();
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The caller gives up: the attempt under way stops, and a retry waiting for its turn never goes. */
+  private readonly abortByCaller = (reason?: Error): void => {
+    this.callerAbort ??= reason ?? new errors.RequestAbortedError();
+    if (this.waiting !== undefined) {
+      clearTimeout(this.waiting);
+      this.waiting = undefined;
+      this.next.onError?.(this.callerAbort);
+      return;
+    }
+    this.abortAttempt?.(this.callerAbort);
+  };
+
+  private again(): void {
+    this.retries += 1;
+    this.waiting = setTimeout(() => {
+      this.waiting = undefined;
+      this.dropping = false;
+      try {
+        this.attempt();
+      } catch (err) {
+        this.next.onError?.(err as Error);
+      }
+    }, this.delay);
+  }
+
+  onConnect(abort: Abort, context?: object): void {
+    this.abortAttempt = abort;
+    if (this.callerAbort) {
+      abort(this.callerAbort);
+      return;
+    }
+    const { attemptMs, deadlineMs } = this.parts;
+    const left = this.deadline - Date.now();
+    if (!Number.isFinite(left)) {
+      if (this.attemptTimer) this.arm(attemptMs, () => new AttemptTimeoutError(attemptMs));
+    } else if (attemptMs < left) this.arm(attemptMs, () => new AttemptTimeoutError(attemptMs));
+    else this.arm(left, () => new DeadlineExceededError(deadlineMs));
+    // the caller hears of the start once (an attempt that failed to connect may never have started)
+    if (this.told) return;
+    this.told = true;
+    this.next.onConnect?.(this.abortByCaller, context);
+  }
+
+  onUpgrade(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void {
+    this.stop();
+    this.next.onUpgrade?.(statusCode, headers, socket);
+  }
+
+  onResponseStarted(): void {
+    this.next.onResponseStarted?.();
+  }
+
+  onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
+    this.record({ status: statusCode });
+    if (!this.started) {
+      const delay = this.parts.retries.delayFor(this.opts, { status: statusCode }, this.retries);
+      if (delay !== undefined) {
+        // a retryable answer: its body is let go, another attempt follows it
+        this.dropping = true;
+        this.delay = delay;
+        this.stop();
+        return true;
+      }
+    }
+    this.started = true;
+    // answering: from here only the deadline bounds the body
+    if (Number.isFinite(this.deadline)) this.arm(this.deadline - Date.now(), () => new DeadlineExceededError(this.parts.deadlineMs));
+    else this.stop();
+    return this.next.onHeaders?.(statusCode, headers, resume, statusText) ?? true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.dropping) return true;
+    return this.next.onData?.(chunk) ?? true;
+  }
+
+  onComplete(trailers: string[] | null): void {
+    this.stop();
+    if (this.dropping) {
+      if (this.callerAbort) this.next.onError?.(this.callerAbort);
+      else this.again();
+      return;
+    }
+    this.next.onComplete?.(trailers);
+  }
+
+  onError(err: Error): void {
+    this.stop();
+    this.record({ error: err });
+    if (!this.started && !this.dropping && this.callerAbort === undefined) {
+      const delay = this.parts.retries.delayFor(this.opts, { error: err }, this.retries);
+      if (delay !== undefined) {
+        this.delay = delay;
+        this.again();
+        return;
+      }
+    }
+    this.next.onError?.(err);
+  }
+
+  onBodySent(chunk: Buffer): void {
+    this.next.onBodySent?.(chunk);
+  }
+
+  onRequestSent(): void {
+    this.next.onRequestSent?.();
+  }
+}
+
+/**
+ * A backend's dispatcher: its pool, and for each call one `BackendCall`. A caller that speaks
+ * undici's newer handler interface goes through `composed` instead (the same parts as
+ * interceptors): the request API, which every path of the proxy uses, speaks the older one.
+ */
+export class BackendCallDispatcher extends Dispatcher {
+  constructor(
+    private readonly pool: Pool,
+    private readonly composed: Dispatcher,
+    private readonly parts: CallParts,
+  ) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const legacy = handler as unknown as LegacyHandler & { onRequestStart?: unknown };
+    if (typeof legacy.onHeaders !== 'function' || typeof legacy.onRequestStart === 'function') return this.composed.dispatch(opts, handler);
+    this.parts.retries.earn();
+    const attemptTimer = this.parts.attemptMs < this.parts.deadlineMs && opts.headersTimeout == null;
+    return new BackendCall(this.pool, prepared(opts, this.parts.deadlineMs), legacy, this.parts, attemptTimer).attempt();
+  }
+
+  // closing and destroying go to the pool itself (backendDispatcher does): the dispatcher only dispatches
+  override close(...args: never[]): never {
+    return (this.pool.close as (...a: never[]) => never)(...args);
+  }
+
+  override destroy(...args: never[]): never {
+    return (this.pool.destroy as (...a: never[]) => never)(...args);
+  }
+}
