@@ -22,6 +22,14 @@ export class DeadlineExceededError extends Error {
   }
 }
 
+/** The first limit of an attempt starting at `now`: the attempt timeout, or the call's deadline when that comes first (undefined: neither). */
+export function attemptLimit(attemptMs: number, deadline: number, deadlineMs: number, now: number): { ms: number; error: () => Error } | undefined {
+  const left = deadline - now;
+  if (attemptMs < left) return { ms: attemptMs, error: () => new AttemptTimeoutError(attemptMs) };
+  if (Number.isFinite(left)) return { ms: left, error: () => new DeadlineExceededError(deadlineMs) };
+  return undefined;
+}
+
 /**
  * One timer per attempt, two limits: the answer must start within the attempt timeout (else the
  * backend hangs: AttemptTimeoutError), and the whole answer must be in by the call's deadline (else
@@ -53,9 +61,8 @@ class AttemptTimer extends ForwardingHandler {
   }
 
   override onRequestStart(controller: Controller, context: unknown): void {
-    const left = this.deadline - Date.now();
-    if (this.attemptMs < left) this.arm(this.attemptMs, () => controller.abort(new AttemptTimeoutError(this.attemptMs)));
-    else this.arm(left, () => controller.abort(new DeadlineExceededError(this.deadlineMs)));
+    const limit = attemptLimit(this.attemptMs, this.deadline, this.deadlineMs, Date.now());
+    if (limit) this.arm(limit.ms, () => controller.abort(limit.error()));
     super.onRequestStart(controller, context);
   }
 

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { Dispatcher, errors, type Pool } from 'undici';
-import { AttemptTimeoutError, DeadlineExceededError } from './attempt-timeout.js';
+import { attemptLimit, DeadlineExceededError } from './attempt-timeout.js';
 import { type CircuitBreaker, CircuitOpenError, outcomeFails } from './circuit-breaker.js';
 import type { ReadRetries } from './retry-reads.js';
+import { withRequestId } from './stamp-request-id.js';
 
 /** What every call to a backend goes through: the breaker, the retry policy for reads, the attempt timeout and the call's deadline. */
 export interface CallParts {
@@ -27,29 +27,12 @@ interface LegacyHandler {
 }
 type Abort = (reason?: Error) => void;
 
-const REQUEST_ID = 'x-request-id';
-
 /** The call's options with an `x-request-id` (the caller's, or a new one) and, without a call deadline, undici's own timeouts. */
 function prepared(opts: Dispatcher.DispatchOptions, deadlineMs: number): Dispatcher.DispatchOptions {
-  const headers = opts.headers;
-  let stamped = headers as Dispatcher.DispatchOptions['headers'];
-  if (headers === undefined || headers === null) stamped = { [REQUEST_ID]: randomUUID() };
-  else if (Array.isArray(headers)) {
-    if (!headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === REQUEST_ID)) stamped = [...headers, REQUEST_ID, randomUUID()];
-  } else if (typeof (headers as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-    const record = headers as Record<string, string>;
-    if (record[REQUEST_ID] === undefined && !Object.keys(record).some((k) => k.toLowerCase() === REQUEST_ID))
-      stamped = { ...record, [REQUEST_ID]: randomUUID() };
-  }
-  const deadline = (opts as { deadline?: number }).deadline;
-  if (deadline !== undefined) return stamped === headers ? opts : ({ ...opts, headers: stamped } as Dispatcher.DispatchOptions);
+  const stamped = withRequestId(opts);
+  if ((opts as { deadline?: number }).deadline !== undefined) return stamped;
   // no call deadline (the passthrough streams what v1 sends): undici's own timeouts bound each attempt
-  return {
-    ...opts,
-    headers: stamped,
-    headersTimeout: opts.headersTimeout ?? deadlineMs,
-    bodyTimeout: opts.bodyTimeout ?? deadlineMs,
-  } as Dispatcher.DispatchOptions;
+  return { ...stamped, headersTimeout: opts.headersTimeout ?? deadlineMs, bodyTimeout: opts.bodyTimeout ?? deadlineMs };
 }
 
 /**
@@ -142,12 +125,9 @@ class BackendCall {
       abort(this.callerAbort);
       return;
     }
-    const { attemptMs, deadlineMs } = this.parts;
-    const left = this.deadline - Date.now();
-    if (!Number.isFinite(left)) {
-      if (this.attemptTimer) this.arm(attemptMs, () => new AttemptTimeoutError(attemptMs));
-    } else if (attemptMs < left) this.arm(attemptMs, () => new AttemptTimeoutError(attemptMs));
-    else this.arm(left, () => new DeadlineExceededError(deadlineMs));
+    const limit =
+      Number.isFinite(this.deadline) || this.attemptTimer ? attemptLimit(this.parts.attemptMs, this.deadline, this.parts.deadlineMs, Date.now()) : undefined;
+    if (limit) this.arm(limit.ms, limit.error);
     // the caller hears of the start once (an attempt that failed to connect may never have started)
     if (this.told) return;
     this.told = true;

@@ -11,13 +11,16 @@ function hasHeader(headers: Dispatcher.DispatchOptions['headers'], name: string)
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
+/** A call's options with an `x-request-id`: the caller's, or a new one. */
+export function withRequestId(opts: Dispatcher.DispatchOptions): Dispatcher.DispatchOptions {
+  if (hasHeader(opts.headers, HEADER)) return opts;
+  const headers = Array.isArray(opts.headers)
+    ? [...opts.headers, HEADER, randomUUID()]
+    : { ...(opts.headers as Record<string, string> | undefined), [HEADER]: randomUUID() };
+  return { ...opts, headers };
+}
+
 /** Every call to a backend carries an `x-request-id`: the caller's, or a new one. */
 export function stampRequestId(): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => {
-    if (hasHeader(opts.headers, HEADER)) return dispatch(opts, handler);
-    const headers = Array.isArray(opts.headers)
-      ? [...opts.headers, HEADER, randomUUID()]
-      : { ...(opts.headers as Record<string, string> | undefined), [HEADER]: randomUUID() };
-    return dispatch({ ...opts, headers }, handler);
-  };
+  return (dispatch) => (opts, handler) => dispatch(withRequestId(opts), handler);
 }
