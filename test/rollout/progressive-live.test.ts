@@ -319,4 +319,36 @@ describe.skipIf(!HAVE_REDIS)('progressive rollout with Redis: one state for the 
       await two.close();
     }
   });
+
+  it('while Redis is stalled the fleet serves at the step it applied and loses no count; once it answers, the interval is judged', async () => {
+    // a Redis of its own: this route starts afresh
+    const stalled = await startRedisServer();
+    const one = await proxyOn(h, file, () => clock, { REDIS_URL: stalled.url });
+    const d = drive(() => one);
+    try {
+      await until(d.progress, (x) => x.changedAt !== null, 'the route started');
+      expect((await d.admin('POST', '/admin/rollout/routes/groups/get/promote')).statusCode).toBe(200);
+      const at = await d.progress();
+      expect(at).toMatchObject({ state: 'progressing', step: 2 });
+      stalled.pause();
+      let served: { native: number; statuses: number[] };
+      try {
+        served = await d.reads(40);
+        // half the callers still on the native side, every answer a good one
+        expect(served.statuses.every((s) => s === 200)).toBe(true);
+        expect(served.native).toBeGreaterThanOrEqual(10);
+        clock += 11 * SECOND;
+        // nothing can be judged meanwhile: the state is the one applied
+        expect(await d.progress()).toMatchObject({ state: 'progressing', step: 2, intervals: at.intervals });
+      } finally {
+        stalled.resume();
+      }
+      const p = await until(d.progress, (x) => x.state === 'promoted', 'judged once Redis answers', 15_000);
+      // the interval's counts are the ones made while Redis was stalled
+      expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', requests: { native: served.native, translate: 40 - served.native } });
+    } finally {
+      await one.close();
+      await stalled.stop();
+    }
+  }, 30_000);
 });
