@@ -1,5 +1,4 @@
 import type { AnalysisCounters, Lease } from '../stores/fleet-state.js';
-import { durationMs } from './rollout-config.js';
 import { addTally, countServed, emptyTally, type IntervalTally, tallyCounts, tallyOf } from './interval-tally.js';
 import { afterInterval, judgeInterval, type ProgressEvent, type RouteProgress, type Schedule, startProgress } from './route-progress.js';
 
@@ -26,7 +25,7 @@ export interface RunnerDeps {
 }
 
 // how often counts are sent and intervals judged; an interval is judged once every replica has sent its counts
-export const TICK_MS = 250;
+const TICK_MS = 250;
 const SETTLE_MS = 2 * TICK_MS;
 const LEASE_MS = 3_000;
 // intervals missed while no replica judged (all down) are not judged late, except the last few
@@ -70,7 +69,7 @@ export class ProgressRunner {
   /** The interval of a route's step a moment falls in. */
   private indexOf(route: RunnerRoute, at: number): number {
     const p = route.progress as RouteProgress;
-    return Math.max(0, Math.floor((at - p.stepStartedAt) / durationMs(route.schedule.analysis.interval)));
+    return Math.max(0, Math.floor((at - p.stepStartedAt) / route.schedule.intervalMs));
   }
 
   private tallyFor(route: RunnerRoute): IntervalTally | undefined {
@@ -105,7 +104,7 @@ export class ProgressRunner {
     if (this.pending.size === 0) return;
     const batch = [...this.pending.values()];
     this.pending = new Map();
-    const keepMs = Math.max(60_000, ...this.deps.routes().map((r) => 4 * durationMs(r.schedule.analysis.interval)));
+    const keepMs = Math.max(60_000, ...this.deps.routes().map((r) => 4 * r.schedule.intervalMs));
     try {
       await this.deps.counters.add(
         batch.map((b) => ({ route: b.route, stage: b.stage, index: b.index, counts: tallyCounts(b.tally) })),
@@ -159,7 +158,7 @@ export class ProgressRunner {
       await this.deps.write(route.key, startProgress(schedule, now));
       return;
     }
-    const intervalMs = durationMs(schedule.analysis.interval);
+    const { intervalMs } = schedule;
     const last = Math.floor((now - SETTLE_MS - p.stepStartedAt) / intervalMs) - 1;
     for (let i = Math.max(p.evaluated + 1, last - CATCH_UP + 1); i <= last; i += 1) {
       const step = schedule.steps[Math.min(p.step, schedule.steps.length - 1)];

@@ -29,6 +29,7 @@ import {
   type ProgressEvent,
   type RouteProgress,
   type Schedule,
+  scheduleOf,
   shareOf,
   startProgress,
 } from './route-progress.js';
@@ -204,7 +205,7 @@ export class RolloutController {
     this.states = config.routes.map((route) => {
       const key = `${route.resource}|${route.operations.join(',')}`;
       const known = this.byKey.get(key);
-      const schedule = route.steps ? { steps: route.steps, analysis: route.analysis ?? DEFAULT_ANALYSIS, shadow: route.shadow } : undefined;
+      const schedule = route.steps ? scheduleOf(route.steps, route.analysis ?? DEFAULT_ANALYSIS, route.shadow) : undefined;
       const fresh = { guard: new RouteGuard(), served: { translate: 0, native: 0 } };
       const state: RouteState = { ...(known ?? fresh), route, key, schedule, share: { native: route.native, shadow: route.shadow } };
       this.byKey.set(key, state);
@@ -240,11 +241,6 @@ export class RolloutController {
       this.opts.events.info(
         "rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart",
       );
-  }
-
-  /** Judges what is due now (the analysis runs by itself every quarter second; tests call this with their clock). */
-  async runAnalysis(): Promise<void> {
-    await this.runner?.tick();
   }
 
   /** Writes a route's next progressive state over the one it was made from; false when another writer came first. */

@@ -6,6 +6,13 @@ export interface Schedule {
   steps: readonly RolloutStep[];
   analysis: AnalysisConfig;
   shadow: number;
+  /** the analysis interval in milliseconds, read from the file once */
+  intervalMs: number;
+}
+
+/** A progressive route's schedule as the rollout file gives it. */
+export function scheduleOf(steps: readonly RolloutStep[], analysis: AnalysisConfig, shadow: number): Schedule {
+  return { steps, analysis, shadow, intervalMs: durationMs(analysis.interval) };
 }
 
 export type ProgressState = 'shadowing' | 'progressing' | 'paused' | 'promoted' | 'aborted';

@@ -24,6 +24,7 @@ export interface WebhookOptions {
 export class WebhookSender {
   private readonly queue: string[] = [];
   private sending = false;
+  private draining: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
   private closed = false;
 
@@ -36,15 +37,16 @@ export class WebhookSender {
       return;
     }
     this.queue.push(JSON.stringify(event));
-    if (!this.sending) void this.drain();
+    if (!this.sending) this.draining = this.drain();
   }
 
   /** Stops retrying: what is queued gets one more attempt within `timeoutMs`, then is given up. */
   async close(timeoutMs: number): Promise<void> {
     this.closed = true;
     this.wake?.();
-    const deadline = Date.now() + timeoutMs;
-    while (this.sending && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.draining, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   private async drain(): Promise<void> {

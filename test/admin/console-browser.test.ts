@@ -11,6 +11,7 @@ import { buildProxyApp } from '../../src/server/build-proxy-app.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';
+import { until } from '../support/until.js';
 
 const ADMIN = 'admin-token-for-the-console';
 // Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
@@ -38,16 +39,6 @@ routes:
   - resource: roles
     native: 0
 `;
-
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 8_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 // Skipped only on a developer machine without Chromium (reason above); CI always runs it.
 describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {

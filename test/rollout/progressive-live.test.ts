@@ -8,6 +8,7 @@ import { buildProxyApp } from '../../src/server/build-proxy-app.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';
+import { until } from '../support/until.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream.js';
 import { HAVE_REDIS, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
@@ -51,17 +52,6 @@ interface Progress {
   changedAt: string | null;
   lastAbort: { reason: string; figures: { requests: { native: number } } | null } | null;
   intervals: { verdict: string; decidedBy: string | null; requests: { native: number; translate: number }; compared: number; differed: number }[];
-}
-
-/** Polls `read` until `check` holds (bounded: a real answer comes within a few analysis ticks). */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, ms = 8_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 600)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 function proxyOn(h: EmulatorHarness, file: string, clock: () => number, env: Record<string, string> = {}): Promise<FastifyInstance> {

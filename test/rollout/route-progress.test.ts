@@ -11,6 +11,7 @@ import {
   type ProgressEvent,
   type RouteProgress,
   type Schedule,
+  scheduleOf,
   shareOf,
   startProgress,
 } from '../../src/rollout/route-progress.js';
@@ -34,7 +35,7 @@ function schedule(analysis: Record<string, unknown> = {}): Schedule {
   if (!parsed.ok) throw new Error(parsed.error);
   const route = parsed.config.routes[0];
   if (!route?.steps || !route.analysis) throw new Error('no steps');
-  return { steps: route.steps, analysis: route.analysis, shadow: route.shadow };
+  return scheduleOf(route.steps, route.analysis, route.shadow);
 }
 
 interface Traffic {
