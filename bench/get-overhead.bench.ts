@@ -9,7 +9,8 @@
 // at full load (closed loop, 8 connections, interleaved blocks of requests), where fewer idle wake-ups
 // are counted per request and the figure varies less from run to run on a shared machine. Last, the
 // same Get as a gRPC call over h2c (Connect's gRPC transport, as the platform SDK calls it) against
-// the REST Get on v2proxy, CPU per call in interleaved blocks.
+// the REST Get on v2proxy, CPU per call in interleaved blocks, beside the same pair on hand-written
+// minimal proxies (minimal-grpc-proxy.ts: node:http2's stream API): the floor of gRPC on this runtime.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@connectrpc/connect';
@@ -103,6 +104,13 @@ const onFastify = await start(
   { V1_BASE_URL: v1Url },
   /minimal fastify proxy listening on (\S+)/,
 );
+const minimalGrpc = await start(
+  fileURLToPath(new URL('./support/minimal-grpc-proxy.ts', import.meta.url)),
+  [],
+  { V1_BASE_URL: v1Url },
+  /minimal gRPC proxy listening on (\S+)/,
+);
+const [, minimalGrpcUrl] = minimalGrpc.match as unknown as [string, string];
 const [, proxyUrl] = v2proxy.match as unknown as [string, string];
 const [, minimalUrl] = minimal.match as unknown as [string, string];
 const [, fastifyUrl] = onFastify.match as unknown as [string, string];
@@ -196,13 +204,14 @@ try {
   console.log(`| CPU per request at full load, / minimal (median) | ≤ 1.5 | ${perColumn((i) => (i === MIN ? '1' : withMedian(fullRatio(i, MIN))))} |`);
   console.log(`| CPU per request at full load, v2proxy / minimal on fastify (median) | | ${withMedian(fullRatio(V2, FASTIFY))} | | 1 |`);
 
-  // the same Get as a gRPC call over h2c (the platform SDK's transport), against the REST Get, on v2proxy
-  const grpc = createClient(IdentitiesService, createGrpcTransport({ baseUrl: proxyUrl }));
+  // the same Get as a gRPC call over h2c (the platform SDK's transport), against the REST Get, on
+  // v2proxy; beside them the gRPC floor of this runtime: a hand-written node:http2 gRPC server making
+  // the same v1 call, against the minimal REST proxy
   const callOptions = { headers: { authorization: `Bearer ${TOKEN}` } };
-  /** v2proxy's CPU per call (µs) while `n` calls go, 4 at a time, each as soon as the last is answered */
-  const cpuPerCall = async (n: number, call: () => Promise<void>): Promise<number> => {
+  /** CPU per call (µs) of `pid` while `n` calls go, 4 at a time, each as soon as the last is answered */
+  const cpuPerCall = async (pid: number, n: number, call: () => Promise<void>): Promise<number> => {
     let left = n;
-    const c0 = cpuMs(v2proxy.child.pid as number);
+    const c0 = cpuMs(pid);
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (left > 0) {
@@ -211,31 +220,47 @@ try {
         }
       }),
     );
-    return ((cpuMs(v2proxy.child.pid as number) - c0) * 1000) / n;
+    return ((cpuMs(pid) - c0) * 1000) / n;
   };
-  const restPool = new Pool(proxyUrl, { connections: 4 });
-  const grpcCpu = (n: number) => cpuPerCall(n, async () => void (await grpc.getIdentity({ uid }, callOptions)));
-  const restCpu = (n: number) =>
-    cpuPerCall(n, async () => {
-      const res = await restPool.request({ method: 'GET', path: v2Path, headers: { authorization: `Bearer ${TOKEN}` } });
+  const grpcCall = (url: string) => {
+    const client = createClient(IdentitiesService, createGrpcTransport({ baseUrl: url }));
+    return async () => {
+      const answer = await client.getIdentity({ uid }, callOptions);
+      if (answer.uid !== uid) throw new Error(`${url}: a GetIdentity answered ${answer.uid}`);
+    };
+  };
+  const restCall = (url: string) => {
+    const pool = new Pool(url, { connections: 4 });
+    return async () => {
+      const res = await pool.request({ method: 'GET', path: v2Path, headers: { authorization: `Bearer ${TOKEN}` } });
       await res.body.dump();
-    });
-  const perCall = { grpc: [] as number[], rest: [] as number[] };
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    };
+  };
+  const sides = [
+    { name: 'v2proxy gRPC', pid: v2proxy.child.pid as number, call: grpcCall(proxyUrl) },
+    { name: 'v2proxy REST', pid: v2proxy.child.pid as number, call: restCall(proxyUrl) },
+    { name: 'minimal gRPC', pid: minimalGrpc.child.pid as number, call: grpcCall(minimalGrpcUrl) },
+    { name: 'minimal REST', pid: minimal.child.pid as number, call: restCall(minimalUrl) },
+  ];
+  const perCall = sides.map(() => [] as number[]);
   for (let r = 0; r <= CPU_ROUNDS; r += 1) {
-    const g = await grpcCpu(CPU_REQUESTS);
-    const t = await restCpu(CPU_REQUESTS);
-    if (r > 0) {
-      perCall.grpc.push(g);
-      perCall.rest.push(t);
+    for (const [i, side] of sides.entries()) {
+      const v = await cpuPerCall(side.pid, CPU_REQUESTS, side.call);
+      if (r > 0) perCall[i]?.push(v);
     }
   }
+  const [GRPC, REST, MIN_GRPC, MIN_REST] = [0, 1, 2, 3];
+  const ratio = (a: number, b: number) => withMedian((perCall[a] as number[]).map((x, k) => x / (perCall[b]?.[k] as number)));
   console.log(
-    `\nthe same Get over gRPC (GetIdentity, h2c, one HTTP/2 connection, 4 calls at a time) and over REST (4 connections), on v2proxy; ${CPU_ROUNDS} interleaved blocks of ${CPU_REQUESTS}\n`,
+    `\nthe same Get over gRPC (GetIdentity, h2c, one HTTP/2 connection, 4 calls at a time) and over REST (4 connections), on v2proxy, and on the hand-written minimal proxies (minimal-grpc-proxy.ts: node:http2's stream API, the same v1 call and translation); ${CPU_ROUNDS} interleaved blocks of ${CPU_REQUESTS}\n`,
   );
-  console.log('| figure | target | gRPC | REST |');
-  console.log('|---|---|---|---|');
-  console.log(`| CPU per call (µs) | | ${range(perCall.grpc, 0)} | ${range(perCall.rest, 0)} |`);
-  console.log(`| CPU per call, gRPC / REST (median) | ≤ 1.5 | ${withMedian(perCall.grpc.map((g, b) => g / (perCall.rest[b] as number)))} | 1 |`);
+  console.log(`| figure | target | ${sides.map((x) => x.name).join(' | ')} |`);
+  console.log(`|---|---|${sides.map(() => '---|').join('')}`);
+  console.log(`| CPU per call (µs) | | ${perCall.map((xs) => range(xs, 0)).join(' | ')} |`);
+  console.log(`| CPU per call, gRPC / REST of the same proxy (median) | ≤ 1.5 | ${ratio(GRPC, REST)} | 1 | ${ratio(MIN_GRPC, MIN_REST)} | 1 |`);
+  console.log(`| CPU per call / v2proxy REST's (median) | | ${ratio(GRPC, REST)} | 1 | ${ratio(MIN_GRPC, REST)} | ${ratio(MIN_REST, REST)} |`);
+  console.log(`| CPU per call, v2proxy gRPC / minimal gRPC (median) | | ${ratio(GRPC, MIN_GRPC)} | | 1 | |`);
 } finally {
-  for (const p of [v2proxy, minimal, onFastify, emulator]) p.child.kill();
+  for (const p of [v2proxy, minimal, minimalGrpc, onFastify, emulator]) p.child.kill();
 }

@@ -80,7 +80,9 @@ export const ProxySettingsSchema = z.object({
     .describe('largest request body (or gRPC message) accepted, in bytes'),
   REQUEST_TIMEOUT_MS: positiveInt(600_000)
     .default(30_000)
-    .describe('a request (head and body) must arrive within this time, in milliseconds, or it is answered 408 (code 4) and closed'),
+    .describe(
+      'a request (head and body) must arrive within this time, in milliseconds, or it is answered 408 (code 4) and closed; a gRPC call whose message has not ended by then ends DEADLINE_EXCEEDED',
+    ),
   HEADERS_TIMEOUT_MS: positiveInt(600_000)
     .default(10_000)
     .describe(

@@ -34,9 +34,12 @@ import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
-import { dualProtocolServer } from './dual-protocol-server.js';
+import { drainLimits, dualProtocolServer, type StreamTaker } from './dual-protocol-server.js';
+import { grpcStreamCalls } from './grpc-stream-calls.js';
+import type { DescService } from '@bufbuild/protobuf';
+import type { ApiError } from '../errors/api-error.js';
 import { reflectionRoutes } from './grpc-reflection.js';
-import { GRPC_SERVICES, REQUEST_ID, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
+import { GRPC_SERVICES, REQUEST_ID, grpcProcedures, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
 import { registerConnectRoutes } from './connect-routes.js';
 import { Lifecycle } from './lifecycle.js';
 import { connectionBoundWarning } from './open-file-limit.js';
@@ -104,6 +107,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const buffered = opts.logStream ? undefined : bufferedLogStream();
   const logs = opts.logStream ?? (buffered as DestinationStream);
   const lifecycle = opts.lifecycle ?? new Lifecycle();
+  // plain gRPC calls, served off their HTTP/2 streams once the procedures exist (below)
+  let takeStream: StreamTaker | undefined;
+  const requestLog = new OneLineRequestLog(settings.logLevel, logs);
   const app = Fastify({
     // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN;
     // silent, idle and surplus connections closed, HTTP/2 bounded, all of it drained on shutdown
@@ -118,6 +124,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           maxConcurrentStreams: settings.http2MaxStreams,
           bodyLimit: settings.bodyLimit,
           tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
+          takeStream: (stream, headers) => takeStream?.(stream, headers) ?? false,
         },
         lifecycle.connections,
       ) as never,
@@ -125,7 +132,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     return503OnClosing: false,
     logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
-    logController: new OneLineRequestLog(settings.logLevel, logs),
+    logController: requestLog,
     childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
@@ -437,16 +444,27 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       })
     : undefined;
   app.addHook('onClose', async () => nativeGrpc?.close());
+  const procedures = grpcProcedures({ resources: services.resources, pipeline, native: nativeGrpc });
+  const statusOf = (service: DescService, err: ApiError) => grpcStatusOf(services.resources, service, err);
+  takeStream = grpcStreamCalls({
+    procedures,
+    limit: settings.bodyLimit,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    unread: drainLimits(settings),
+    lifeOf: (stream) => lifecycle.streamLife(stream),
+    statusOf: (procedure, err) => statusOf(procedure.method.parent, err),
+    logged: (line) => requestLog.completed(line),
+  });
   await registerConnectRoutes(app, {
     routes: (router) => {
-      grpcRoutes({ resources: services.resources, pipeline, native: nativeGrpc })(router);
+      grpcRoutes(procedures)(router);
       reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
     },
     contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
     // a message is bounded like a REST body (after decompression)
     readMaxBytes: settings.bodyLimit,
     shutdownSignal: lifecycle.shutdownSignal,
-    statusOf: (service, err) => grpcStatusOf(services.resources, service, err),
+    statusOf,
   });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;

@@ -29,6 +29,36 @@ export interface DualServerOptions {
   bodyLimit: number;
   /** TLS_CERT_FILE and TLS_KEY_FILE: TLS with ALPN offering h2 and http/1.1 */
   tls?: { certFile: string; keyFile: string } | undefined;
+  /** HTTP/2 streams served before Node's compatibility layer (the gRPC fast path): true when it took the stream */
+  takeStream?: StreamTaker | undefined;
+}
+
+export interface Peer {
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+}
+
+const peers = new WeakMap<http2.Http2Session, Peer>();
+
+/** The client an HTTP/2 session came from (over h2c the session's own socket is a wrapper that does not know). */
+export function peerOf(session: http2.Http2Session | undefined): Peer {
+  const known = session && peers.get(session);
+  if (known) return known;
+  const socket = session?.socket;
+  return { remoteAddress: socket?.remoteAddress, remotePort: socket?.remotePort };
+}
+
+export type StreamTaker = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => boolean;
+
+/** The server's streams offered to `take` first; the ones it leaves go on to the compatibility layer (fastify). */
+function offeringStreams(server: http2.Http2Server | http2.Http2SecureServer, take: StreamTaker | undefined): void {
+  if (!take) return;
+  const compat = server.listeners('stream') as ((...args: unknown[]) => void)[];
+  server.removeAllListeners('stream');
+  server.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, ...rest: unknown[]) => {
+    if (take(stream, headers)) return;
+    for (const listener of compat) listener.call(server, stream, headers, ...rest);
+  });
 }
 
 /**
@@ -40,35 +70,12 @@ export interface DualServerOptions {
  * longer than `drainMs`, is told to stop with RST_STREAM(NO_ERROR) (RFC 9113, section 8.1). (Resetting at
  * once would be simpler, but some gRPC clients then lose the trailers they have not yet read.)
  */
-function endingUnreadStreams(handler: Handler, limits: { drainBytes: number; drainMs: number }): Handler {
+function endingUnreadStreams(handler: Handler, limits: UnreadLimits): Handler {
   return (req, res) => {
     if ('stream' in res) {
       const stream = res.stream;
       const request = req as http2.Http2ServerRequest;
-      let draining = false;
-      const drain = () => {
-        if (draining || request.complete || stream.destroyed) return;
-        draining = true;
-        const stop = () => {
-          clearTimeout(timer);
-          if (stream.destroyed) return;
-          stream.close(http2.constants.NGHTTP2_NO_ERROR);
-          // once the reset is out the stream's reading ends, and it is freed (destroying it before
-          // then would drop what is still queued for the client)
-          stream.once('end', () => stream.destroy());
-        };
-        const timer = setTimeout(stop, limits.drainMs);
-        timer.unref();
-        let dropped = 0;
-        // the request the data was for is gone: the compatibility layer would keep the stream paused on it
-        stream.removeAllListeners('data');
-        stream.on('data', (chunk: Buffer) => {
-          dropped += chunk.length;
-          if (dropped > limits.drainBytes) stop();
-        });
-        stream.once('end', () => clearTimeout(timer));
-        stream.resume();
-      };
+      const drain = () => dropUnread(stream, () => request.complete, limits);
       // (listening after the compatibility layer, which sends the trailers first)
       stream.once('wantTrailers', () => setImmediate(drain));
       stream.once('finish', () => {
@@ -77,6 +84,43 @@ function endingUnreadStreams(handler: Handler, limits: { drainBytes: number; dra
     }
     handler(req, res);
   };
+}
+
+/** How much of a refused request is read and dropped, and for how long, before its stream is reset. */
+export interface UnreadLimits {
+  drainBytes: number;
+  drainMs: number;
+}
+
+const dropping = new WeakSet<http2.ServerHttp2Stream>();
+
+/**
+ * Reads and drops the rest of a request that was answered before it all arrived (`complete` says
+ * whether it has), so its client can finish; past `drainBytes` or `drainMs` the stream is told to
+ * stop with RST_STREAM(NO_ERROR). Once per stream, whoever asks first.
+ */
+export function dropUnread(stream: http2.ServerHttp2Stream, complete: () => boolean, limits: UnreadLimits): void {
+  if (dropping.has(stream) || complete() || stream.destroyed) return;
+  dropping.add(stream);
+  const stop = () => {
+    clearTimeout(timer);
+    if (stream.destroyed) return;
+    stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    // once the reset is out the stream's reading ends, and it is freed (destroying it before
+    // then would drop what is still queued for the client)
+    stream.once('end', () => stream.destroy());
+  };
+  const timer = setTimeout(stop, limits.drainMs);
+  timer.unref();
+  let dropped = 0;
+  // the request the data was for is gone: whoever read it would keep the stream paused on it
+  stream.removeAllListeners('data');
+  stream.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > limits.drainBytes) stop();
+  });
+  stream.once('end', () => clearTimeout(timer));
+  stream.resume();
 }
 
 function http2Settings(opts: DualServerOptions): http2.ServerOptions {
@@ -109,6 +153,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
       },
       endingUnreadStreams(handler, drainLimits(opts)),
     );
+    offeringStreams(secure, opts.takeStream);
     Object.assign(secure, http1Timeouts(opts), { keepAliveTimeout: opts.idleTimeoutMs });
     connections.watch(secure, opts);
     secure.on('session', (session) => connections.session(session, opts));
@@ -121,7 +166,13 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
   // Connection: close, and whatever is left idle is closed once the drain's work is done.
   h1.closeIdleConnections = () => undefined;
   const h2 = http2.createServer(http2Settings(opts), endingUnreadStreams(handler, drainLimits(opts)));
-  h2.on('session', (session) => connections.session(session, opts));
+  offeringStreams(h2, opts.takeStream);
+  // the session Node makes of a wrapped socket knows no peer: it is the socket being handed over now
+  let arriving: Socket | undefined;
+  h2.on('session', (session) => {
+    if (arriving) peers.set(session, { remoteAddress: arriving.remoteAddress, remotePort: arriving.remotePort });
+    connections.session(session, opts);
+  });
   const http1Listeners = h1.listeners('connection') as ((socket: Socket) => void)[];
   h1.removeAllListeners('connection');
   connections.watch(h1, opts);
@@ -143,7 +194,9 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
       if (opensHttp2(first)) {
         // the HTTP/2 session reads its socket's handle directly, past bytes already read: it gets a
         // stream that starts with them instead
+        arriving = socket;
         h2.emit('connection', replaying(socket, first));
+        arriving = undefined;
       } else {
         socket.unshift(first);
         for (const listener of http1Listeners) listener.call(h1, socket);
@@ -155,7 +208,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
 }
 
 /** How much of a refused request is read and dropped before its stream is reset. */
-function drainLimits(opts: DualServerOptions): { drainBytes: number; drainMs: number } {
+export function drainLimits(opts: Pick<DualServerOptions, 'bodyLimit' | 'requestTimeoutMs'>): UnreadLimits {
   return { drainBytes: 2 * opts.bodyLimit + 64 * 1024, drainMs: Math.min(opts.requestTimeoutMs, DRAIN_MS) };
 }
 

@@ -2,7 +2,7 @@ import { type DescMessage, type DescMethod, type DescMethodUnary, type DescServi
 import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
-import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
+import { BACKEND_HEADER, type Exchange, type Side } from '../exchange/exchange.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
@@ -25,6 +25,7 @@ import { traceContextOf } from '../upstream/trace-context.js';
 import { grpcErrorOf } from './grpc-error.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { toApiError } from '../errors/to-api-error.js';
+import type { LifeSignal } from '../upstream/request-life.js';
 
 /** The ten v2beta1 services, each with the resource (mapping) it serves. */
 export const GRPC_SERVICES: readonly [DescService, string][] = [
@@ -128,76 +129,116 @@ function grpcDoor(native: NativeGrpcClient | undefined): Door<GrpcWire, NativeGr
   };
 }
 
+/** What a gRPC call brings whichever way it came (connect's handlers, or straight off an HTTP/2 stream). */
+export interface GrpcCallContext {
+  requestId: string;
+  /** the call's metadata, lower-case names */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** the client cancelling, its grpc-timeout, or the drain's time running out */
+  signal: LifeSignal;
+}
+
+/** How a call ended: its response message or its status, and the side that served it (none when it never reached the pipeline). */
+export type GrpcOutcome = { side: Side; message: Message; error?: undefined } | { side: Side; message?: undefined; error: ConnectError };
+
+/** One of the 40 RPCs, bound to its resource and operation once at start-up. */
+export interface GrpcProcedure {
+  readonly method: DescMethodUnary;
+  readonly resource: CompiledResource;
+  run(request: Message, call: GrpcCallContext): Promise<GrpcOutcome>;
+}
+
+const header = (headers: GrpcCallContext['headers'], name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
 /**
  * The gRPC front door: each of the 40 RPCs reads its message into an Exchange (through proto JSON:
  * the same v2 JSON shapes REST reads) and goes through the same pipeline as REST, rollout, native
  * backend and shadows included. A translated answer goes back through the response message, a
  * native one as the native backend gave it, an error of the registry as its gRPC status with the
- * same details. Every answer says which side served it in `x-v2proxy-backend`.
+ * same details. Keyed by the call's path (`/<service>/<method>`); how the call arrived (connect's
+ * router, or the plain gRPC fast path on HTTP/2 streams) is the caller's business.
  */
-export function grpcRoutes(deps: { resources: ReadonlyMap<string, CompiledResource>; pipeline: ExchangePipeline; native: NativeGrpcClient | undefined }) {
+export function grpcProcedures(deps: {
+  resources: ReadonlyMap<string, CompiledResource>;
+  pipeline: ExchangePipeline;
+  native: NativeGrpcClient | undefined;
+}): ReadonlyMap<string, GrpcProcedure> {
   const door = grpcDoor(deps.native);
-  const serve = (method: DescMethodUnary, resource: CompiledResource, operation: Operation) => async (request: Message, hc: HandlerContext) => {
-    const requestId = hc.values.get(REQUEST_ID);
-    hc.responseHeader.set(REQUEST_ID_HEADER, requestId);
-    const given = hc.requestHeader.get('authorization') ?? undefined;
-    // the platform's SDK sends the token bare; v1 wants a bearer
-    const authorization = given === undefined || given === '' || /^bearer /i.test(given) ? given : `Bearer ${given}`;
-    const headers: Record<string, string | undefined> = Object.fromEntries(hc.requestHeader);
-    headers.authorization = authorization;
-    const json = toJson(method.input, request) as Json;
-    const { input, pageToken } = inputsOf(method, operation, json);
-    const ex: Exchange<GrpcWire> = {
-      protocol: 'grpc',
-      resource,
-      operation,
-      input,
-      headers,
-      // the call's signal: the client cancelling, its grpc-timeout, or the drain's time running out
-      origin: { authorization, requestId, signal: hc.signal, trace: traceContextOf(headers) },
-      idempotencyKey: hc.requestHeader.get('idempotency-key') ?? undefined,
-      pageToken,
-      named: { method: method.name, path: `/${method.parent.typeName}` },
-      restUrl: () => restUrlOf(resource, ex),
-      wire: { method, message: request },
-      startedAt: performance.now(),
-      side: 'translate',
-      decision: undefined,
-      shadow: undefined,
+  const run =
+    (method: DescMethodUnary, resource: CompiledResource, operation: Operation) =>
+    async (request: Message, call: GrpcCallContext): Promise<GrpcOutcome> => {
+      const { requestId, headers: given } = call;
+      const bare = header(given, 'authorization');
+      // the platform's SDK sends the token bare; v1 wants a bearer
+      const authorization = bare === undefined || bare === '' || /^bearer /i.test(bare) ? bare : `Bearer ${bare}`;
+      const headers = { ...given, authorization };
+      const json = toJson(method.input, request) as Json;
+      const { input, pageToken } = inputsOf(method, operation, json);
+      const ex: Exchange<GrpcWire> = {
+        protocol: 'grpc',
+        resource,
+        operation,
+        input,
+        headers,
+        origin: { authorization, requestId, signal: call.signal, trace: traceContextOf(headers) },
+        idempotencyKey: header(given, 'idempotency-key'),
+        pageToken,
+        named: { method: method.name, path: `/${method.parent.typeName}` },
+        restUrl: () => restUrlOf(resource, ex),
+        wire: { method, message: request },
+        startedAt: performance.now(),
+        side: 'translate',
+        decision: undefined,
+        shadow: undefined,
+      };
+      let result: Served<NativeGrpcAnswer> | ApiError;
+      try {
+        result = await deps.pipeline.serve(ex, door);
+      } catch (err) {
+        result = toApiError(err);
+      }
+      const answered = result;
+      let outcome: GrpcOutcome;
+      try {
+        if (result instanceof ApiError) outcome = { side: ex.side, error: grpcErrorOf(result, restPathOf(resource)) };
+        else if (result.side === 'native')
+          outcome = result.value.error ? { side: ex.side, error: result.value.error } : { side: ex.side, message: result.value.message };
+        else outcome = { side: ex.side, message: fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ) };
+      } catch (err) {
+        outcome = { side: ex.side, error: ConnectError.from(err) };
+      }
+      deps.pipeline.finish(ex, door, outcome.error ? httpStatusOf(outcome.error.code as GrpcCodeNumber) : 200, () => answered);
+      return outcome;
     };
-    let result: Served<NativeGrpcAnswer> | ApiError;
-    try {
-      result = await deps.pipeline.serve(ex, door);
-    } catch (err) {
-      result = toApiError(err);
+  const procedures = new Map<string, GrpcProcedure>();
+  for (const [service, name] of GRPC_SERVICES) {
+    const resource = deps.resources.get(name);
+    if (!resource) throw new Error(`no mapping for the gRPC service ${service.typeName} (resource ${name})`);
+    for (const method of service.methods) {
+      const operation = VERB[/^(Get|List|Create|Update|Delete)/.exec(method.name)?.[1] ?? ''];
+      if (method.methodKind !== 'unary' || operation === undefined) throw new Error(`the RPC ${method.name} is not one of the five operations`);
+      const unary = method as DescMethodUnary;
+      procedures.set(`/${service.typeName}/${method.name}`, { method: unary, resource, run: run(unary, resource, operation) });
     }
-    hc.responseHeader.set(BACKEND_HEADER, ex.side);
-    const answered = result;
-    let status = 200;
-    try {
-      if (result instanceof ApiError) throw grpcErrorOf(result, restPathOf(resource));
-      if (result.side === 'native') {
-        if (result.value.error) throw result.value.error;
-        return result.value.message;
-      }
-      return fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ);
-    } catch (err) {
-      status = httpStatusOf(ConnectError.from(err).code as GrpcCodeNumber);
-      throw err;
-    } finally {
-      deps.pipeline.finish(ex, door, status, () => answered);
-    }
-  };
+  }
+  return procedures;
+}
 
+/** The procedures as connect handlers (gRPC-Web, Connect, and gRPC the fast path leaves to connect). */
+export function grpcRoutes(procedures: ReadonlyMap<string, GrpcProcedure>) {
   return (router: ConnectRouter) => {
-    for (const [service, name] of GRPC_SERVICES) {
-      const resource = deps.resources.get(name);
-      if (!resource) throw new Error(`no mapping for the gRPC service ${service.typeName} (resource ${name})`);
-      for (const method of service.methods) {
-        const operation = VERB[/^(Get|List|Create|Update|Delete)/.exec(method.name)?.[1] ?? ''];
-        if (method.methodKind !== 'unary' || operation === undefined) throw new Error(`the RPC ${method.name} is not one of the five operations`);
-        router.rpc(method, serve(method as DescMethodUnary, resource, operation) as never);
-      }
+    for (const procedure of procedures.values()) {
+      router.rpc(procedure.method, (async (request: Message, hc: HandlerContext) => {
+        const requestId = hc.values.get(REQUEST_ID);
+        hc.responseHeader.set(REQUEST_ID_HEADER, requestId);
+        const outcome = await procedure.run(request, { requestId, headers: Object.fromEntries(hc.requestHeader), signal: hc.signal });
+        hc.responseHeader.set(BACKEND_HEADER, outcome.side);
+        if (outcome.error) throw outcome.error;
+        return outcome.message;
+      }) as never);
     }
   };
 }

@@ -1,13 +1,10 @@
 import { setMaxListeners } from 'node:events';
-import type http from 'node:http';
 import type http2 from 'node:http2';
 import { apiError } from '../errors/error-registry.js';
 import { type LifeSignal, RequestLife } from '../upstream/request-life.js';
-import { OpenConnections } from './open-connections.js';
+import { OpenConnections, type Response } from './open-connections.js';
 
 export type Phase = 'serving' | 'draining' | 'closing' | 'closed';
-
-type Response = http.ServerResponse | http2.Http2ServerResponse;
 
 function cancelled(): RequestLife {
   const life = new RequestLife();
@@ -15,7 +12,8 @@ function cancelled(): RequestLife {
   return life;
 }
 
-const closed = (res: Response): boolean => ('stream' in res ? res.stream.destroyed || res.stream.closed : res.destroyed);
+const closed = (res: Response): boolean =>
+  'stream' in res ? res.stream.destroyed || res.stream.closed : 'session' in res ? res.destroyed || res.closed : res.destroyed;
 
 export interface DrainTiming {
   /** how long everything but readiness is still served, ms */
@@ -68,6 +66,14 @@ export class Lifecycle {
     // the client left before this request got here: nothing is to start for it (an injected
     // request, which no listener counts, has only the drain)
     return closed(res) ? cancelled() : this.stopping.signal;
+  }
+
+  /** A plain HTTP/2 stream's life (the gRPC fast path), counted like a request until it is answered or reset. */
+  streamLife(stream: http2.ServerHttp2Stream): RequestLife {
+    this.connections.countStream(stream);
+    const life = this.connections.lifeOf(stream) as RequestLife;
+    if (this.stopping.signal.aborted) life.abort(this.stopping.signal.reason);
+    return life;
   }
 
   /**

@@ -4,8 +4,11 @@ import type { Server, Socket } from 'node:net';
 import { apiError } from '../errors/error-registry.js';
 import { RequestLife } from '../upstream/request-life.js';
 
-type Response = http.ServerResponse | http2.Http2ServerResponse;
-export type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: Response) => void;
+// what a request is answered on: an HTTP/1.1 response, one of Node's HTTP/2 compatibility layer, or a
+// plain HTTP/2 stream (the gRPC fast path)
+export type Response = http.ServerResponse | http2.Http2ServerResponse | http2.ServerHttp2Stream;
+type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
+export type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: CompatResponse) => void;
 
 export interface ConnectionEvents {
   /** a connection past MAX_CONNECTIONS was closed as it came */
@@ -73,6 +76,12 @@ export class OpenConnections {
       res.once('close', () => this.settle(res));
       next(req, res);
     };
+  }
+
+  /** Counts a plain HTTP/2 stream (the gRPC fast path) until it is answered or its client resets it. */
+  countStream(stream: http2.ServerHttp2Stream): void {
+    this.answering.set(stream, null);
+    stream.once('close', () => this.settle(stream));
   }
 
   private settle(res: Response): void {
@@ -161,7 +170,7 @@ export class OpenConnections {
   goAway(): void {
     this.draining = true;
     for (const session of this.sessions) session.close();
-    for (const res of this.answering.keys()) if (!('stream' in res) && !res.headersSent) res.setHeader('connection', 'close');
+    for (const res of this.answering.keys()) if (isHttp1(res) && !res.headersSent) res.setHeader('connection', 'close');
   }
 
   /** Resolves once no request is waiting for its answer. */
@@ -181,6 +190,8 @@ export class OpenConnections {
     for (const socket of this.sockets) socket.destroy();
   }
 }
+
+const isHttp1 = (res: Response): res is http.ServerResponse => !('stream' in res) && !('session' in res);
 
 function endSession(session: http2.ServerHttp2Session): void {
   if (session.closed || session.destroyed) return;

@@ -9,46 +9,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CreateGroupRequestSchema, GroupsService } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { A, A_TEAM, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { exchange, frame } from '../support/raw-h2.js';
 
 const PROTO = join(import.meta.dirname, '../../proto');
 const definition = protoLoader.loadSync(['chainguard/platform/iam/v2beta1/groups.proto'], { includeDirs: [PROTO], longs: String, enums: String, oneofs: true });
 const iam = (grpc.loadPackageDefinition(definition) as any).chainguard.platform.iam.v2beta1;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function frame(payload: Uint8Array, flags = 0): Buffer {
-  const head = Buffer.alloc(5);
-  head[0] = flags;
-  head.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([head, Buffer.from(payload)]);
-}
-
-/** One raw HTTP/2 request on `session`: what came back, and whether the stream was ended (closed) within `ms`. */
-function exchange(session: http2.ClientHttp2Session, headers: http2.OutgoingHttpHeaders, body: Buffer | undefined, ms = 3_000, answered = () => {}) {
-  const stream = session.request(headers);
-  const seen: { status?: number; grpcStatus?: string; grpcMessage?: string; body: Buffer[]; closed: boolean; rstCode?: number } = { body: [], closed: false };
-  stream.on('response', (h) => {
-    seen.status = Number(h[':status']);
-    if (h['grpc-status'] !== undefined) seen.grpcStatus = String(h['grpc-status']);
-  });
-  stream.on('trailers', (t) => {
-    answered();
-    seen.grpcStatus = String(t['grpc-status']);
-    seen.grpcMessage = decodeURIComponent(String(t['grpc-message'] ?? ''));
-  });
-  stream.on('data', (chunk: Buffer) => seen.body.push(chunk));
-  stream.on('error', () => undefined);
-  if (body) stream.write(body);
-  return new Promise<typeof seen>((resolve) => {
-    const timer = setTimeout(() => resolve(seen), ms);
-    stream.once('close', () => {
-      clearTimeout(timer);
-      seen.closed = true;
-      seen.rstCode = stream.rstCode;
-      resolve(seen);
-    });
-  });
-}
 
 describe('HTTP/2: bounded sessions, resets that stop the work, gRPC messages checked', () => {
   let env: ProxyOnEmulator;

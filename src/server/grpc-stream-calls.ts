@@ -1,0 +1,200 @@
+import type http2 from 'node:http2';
+import { fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { parseTimeout, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
+import { BACKEND_HEADER } from '../exchange/exchange.js';
+import type { RequestLife } from '../upstream/request-life.js';
+import { dropUnread, peerOf, type UnreadLimits } from './dual-protocol-server.js';
+import type { GrpcOutcome, GrpcProcedure } from './grpc-routes.js';
+import type { RequestLine } from './one-line-request-log.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+
+// gRPC proper with binary messages; gRPC-Web, Connect, JSON and compressed calls stay with connect
+const PLAIN_GRPC = /^application\/grpc(\+proto)?\s*(;|$)/i;
+// an envelope's head: one flag byte, four of length (big-endian)
+const HEAD = 5;
+const COMPRESSED = 0x01;
+const OK_TRAILERS = { 'grpc-status': '0' } as const;
+
+export interface StreamCallDeps {
+  /** the 40 RPCs by path */
+  procedures: ReadonlyMap<string, GrpcProcedure>;
+  /** the largest request message, in bytes (BODY_LIMIT) */
+  limit: number;
+  /** a whole request message must arrive within this (REQUEST_TIMEOUT_MS) */
+  requestTimeoutMs: number;
+  /** what is left of a request answered early is read and dropped up to this */
+  unread: UnreadLimits;
+  /** the stream's life, counted until it is answered (cancelled when its client resets it, stopped by the drain) */
+  lifeOf: (stream: http2.ServerHttp2Stream) => RequestLife;
+  /** an error of the registry as the call's status (the procedure's resource picks the domain) */
+  statusOf: (procedure: GrpcProcedure, err: ApiError) => ConnectError;
+  /** the call's log line */
+  logged: (line: RequestLine) => void;
+}
+
+const protocolError = (message: string, code: Code) => new ConnectError(`protocol error: ${message}`, code);
+
+/** The message as a gRPC envelope (uncompressed). */
+function envelope(message: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(HEAD + message.length);
+  out[0] = 0;
+  out.writeUInt32BE(message.length, 1);
+  out.set(message, HEAD);
+  return out;
+}
+
+/**
+ * Unary gRPC calls (the platform SDK's and grpc-js's `application/grpc`, binary, uncompressed)
+ * served straight off node:http2 streams: one envelope read and checked, the procedure run, the
+ * answer written with its trailers, the call logged; no compatibility-layer request and response,
+ * no framework route, no async-iterable plumbing. Everything else on HTTP/2 (gRPC-Web, Connect,
+ * JSON or compressed messages, reflection, REST) goes on to fastify and connect: the wire answers
+ * are the same either way (the same codes and texts as connect's for a broken envelope, the same
+ * checks as every transport's for size and protobuf validity). Returns whether it took the stream.
+ */
+export function grpcStreamCalls(deps: StreamCallDeps): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => boolean {
+  return (stream, headers) => {
+    if (headers[':method'] !== 'POST') return false;
+    const type = headers['content-type'];
+    if (type === undefined || !PLAIN_GRPC.test(type)) return false;
+    const encoding = headers['grpc-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') return false;
+    const procedure = deps.procedures.get(headers[':path'] ?? '');
+    if (!procedure) return false;
+    serveCall(deps, procedure, stream, headers);
+    return true;
+  };
+}
+
+function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+  const startedAt = performance.now();
+  const requestId = requestIdOf({ headers });
+  // (a closed stream no longer knows its session)
+  const peer = peerOf(stream.session);
+  const life = deps.lifeOf(stream);
+  // a client's reset after the answer, or a write that finds the stream gone: nothing to tell anyone
+  stream.on('error', () => undefined);
+  let answered = false;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const answer = (outcome: GrpcOutcome | ConnectError) => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    let error = outcome instanceof ConnectError ? outcome : outcome.error;
+    let payload: Buffer | undefined;
+    if (!error) {
+      try {
+        payload = envelope(toBinary(procedure.method.output, (outcome as GrpcOutcome).message as Message));
+      } catch (err) {
+        error = ConnectError.from(err);
+      }
+    }
+    if (!stream.destroyed && !stream.closed) {
+      const head: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', [REQUEST_ID_HEADER]: requestId };
+      if (!(outcome instanceof ConnectError)) head[BACKEND_HEADER] = outcome.side;
+      const trailers = error ? Object.fromEntries(setTrailerStatus(new Headers(), error)) : OK_TRAILERS;
+      try {
+        stream.respond(head, { waitForTrailers: true });
+        stream.once('wantTrailers', () => {
+          if (!stream.destroyed) stream.sendTrailers(trailers);
+        });
+        stream.end(payload);
+      } catch {
+        // the client reset it meanwhile
+      }
+      // answered before the whole request came: the rest is read and dropped so the client can finish
+      if (!ended) dropUnread(stream, () => ended, deps.unread);
+    }
+    deps.logged({
+      id: requestId,
+      method: 'POST',
+      url: headers[':path'] ?? '',
+      host: headers[':authority'] ?? headers.host,
+      remoteAddress: peer.remoteAddress,
+      remotePort: peer.remotePort,
+      statusCode: 200,
+      grpcStatus: error ? String(error.code) : '0',
+      responseTime: performance.now() - startedAt,
+    });
+  };
+
+  // as connect: a grpc-timeout it cannot read is refused before the message is read
+  const given = headers['grpc-timeout'];
+  const timeout = parseTimeout(typeof given === 'string' ? given : null, Number.MAX_SAFE_INTEGER);
+  if (timeout.error) {
+    answer(timeout.error);
+    return;
+  }
+  if (timeout.timeoutMs !== undefined) {
+    const deadline = setTimeout(() => life.abort(apiError('CLIENT_DEADLINE_EXCEEDED')), timeout.timeoutMs);
+    deadline.unref();
+    stream.once('close', () => clearTimeout(deadline));
+  }
+  timer = setTimeout(() => answer(deps.statusOf(procedure, apiError('REQUEST_TIMEOUT'))), deps.requestTimeoutMs);
+  timer.unref();
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let length = -1;
+  let request: Message | undefined;
+  // as connect: the first message is checked as soon as it is whole (a broken one answered at once);
+  // whether another follows is known at the end
+  const first = (body: Buffer): ConnectError | undefined => {
+    if (((body[0] as number) & COMPRESSED) !== 0) return new ConnectError('received compressed envelope, but do not know how to decompress', Code.Internal);
+    try {
+      request = fromBinary(procedure.method.input, body.subarray(HEAD, HEAD + length));
+      return undefined;
+    } catch (err) {
+      return deps.statusOf(
+        procedure,
+        apiError('MALFORMED_REQUEST', { reason: `the message is not a valid ${procedure.method.input.typeName}: ${(err as Error).message}` }),
+      );
+    }
+  };
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (length < 0 && size >= HEAD) {
+      length = (chunks.length === 1 ? chunk : Buffer.concat(chunks)).readUInt32BE(1);
+      // too large is known from the head: answered at once
+      if (length > deps.limit) return stop(deps.statusOf(procedure, apiError('BODY_TOO_LARGE')));
+    }
+    if (request === undefined && length >= 0 && size >= HEAD + length) {
+      const joined = Buffer.concat(chunks, size);
+      chunks.length = 0;
+      chunks.push(joined);
+      const broken = first(joined);
+      if (broken) return stop(broken);
+    }
+    // a second message, larger than any one may be
+    if (size > 2 * (HEAD + deps.limit)) stop(deps.statusOf(procedure, apiError('BODY_TOO_LARGE')));
+  };
+  const stop = (error: ConnectError) => {
+    stream.off('data', onData);
+    answer(error);
+  };
+  stream.on('data', onData);
+  stream.once('end', () => {
+    ended = true;
+    if (answered) return;
+    clearTimeout(timer);
+    timer = undefined;
+    if (size === 0) return answer(protocolError('missing input message for unary method', Code.Unimplemented));
+    if (request === undefined) return answer(protocolError('incomplete envelope', Code.InvalidArgument));
+    if (size > HEAD + length) {
+      const rest = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).subarray(HEAD + length);
+      const complete = rest.length >= HEAD && rest.length >= HEAD + rest.readUInt32BE(1);
+      return answer(
+        complete
+          ? protocolError('received extra input message for unary method', Code.Unimplemented)
+          : protocolError('incomplete envelope', Code.InvalidArgument),
+      );
+    }
+    procedure.run(request, { requestId, headers, signal: life }).then(answer, (err: unknown) => answer(ConnectError.from(err)));
+  });
+}

@@ -1,0 +1,130 @@
+import http2 from 'node:http2';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
+import { A, A_TEAM, TOKENS } from '../support/fixtures.js';
+import { LogCapture, type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { exchange, frame, roundTrip } from '../support/raw-h2.js';
+
+const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
+const get = (uid: string) => Buffer.from(toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid })));
+
+// Plain gRPC calls (`application/grpc`, uncompressed) are served straight off their HTTP/2 streams;
+// the same call with `grpc-encoding: gzip` (its message still sent uncompressed, as the protocol
+// allows) goes through connect's router. Both must answer alike, byte for byte.
+describe('plain gRPC calls served off their HTTP/2 streams', () => {
+  let env: ProxyOnEmulator;
+  const logs = new LogCapture();
+  beforeAll(async () => {
+    env = await startProxyOnEmulator({ BODY_LIMIT: '10000', REQUEST_TIMEOUT_MS: '500', LOG_LEVEL: 'info' }, logs);
+  });
+  afterAll(() => env?.close());
+
+  const cases: [string, Buffer | undefined, Record<string, string>][] = [
+    ['a found group', frame(get(A_TEAM)), {}],
+    ['a bare token', frame(get(A_TEAM)), { authorization: TOKENS.alice }],
+    ['no token', frame(get(A_TEAM)), { authorization: '' }],
+    ['a group that does not exist', frame(get(`${A}/ffffffffffffffff`)), {}],
+    ['a uid that is not one', frame(get('nope')), {}],
+    ['no message', undefined, {}],
+    ['two messages', Buffer.concat([frame(get(A_TEAM)), frame(get(A_TEAM))]), {}],
+    ['a message cut short', frame(get(A_TEAM)).subarray(0, 8), {}],
+    ['a head cut short', frame(get(A_TEAM)).subarray(0, 3), {}],
+    ['a message that is not protobuf', frame(Buffer.from([0xff, 0xff, 0xff])), {}],
+    ['a message over BODY_LIMIT', frame(Buffer.alloc(20_000)), {}],
+    ['an unreadable grpc-timeout', frame(get(A_TEAM)), { 'grpc-timeout': 'soon' }],
+    ['a grpc-timeout', frame(get(A_TEAM)), { 'grpc-timeout': '5S' }],
+  ];
+
+  it.each(cases)('%s: the same status, text, details, metadata and message as through connect', async (_name, body, extra) => {
+    const session = http2.connect(env.proxy.url);
+    try {
+      const headers = {
+        ':method': 'POST',
+        ':path': PATH,
+        'content-type': 'application/grpc',
+        te: 'trailers',
+        authorization: `Bearer ${TOKENS.alice}`,
+        ...extra,
+      };
+      const [fast, connect] = await Promise.all([
+        roundTrip(session, { ...headers, 'x-request-id': 'plain-1' }, body),
+        roundTrip(session, { ...headers, 'x-request-id': 'plain-1', 'grpc-encoding': 'gzip' }, body),
+      ]);
+      const { date: _d1, ...fastHeaders } = fast.headers;
+      const { date: _d2, 'grpc-encoding': encoding, ...connectHeaders } = connect.headers;
+      expect(encoding === undefined || encoding === 'gzip').toBe(true);
+      expect(fastHeaders).toEqual(connectHeaders);
+      expect(fastHeaders['x-request-id']).toBe('plain-1');
+      expect(fast.trailers).toEqual(connect.trailers);
+      expect(fast.body.equals(connect.body)).toBe(true);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('a compressed message without an encoding is INTERNAL, as connect has it', async () => {
+    const session = http2.connect(env.proxy.url);
+    try {
+      const answer = await roundTrip(
+        session,
+        { ':method': 'POST', ':path': PATH, 'content-type': 'application/grpc', te: 'trailers', authorization: `Bearer ${TOKENS.alice}` },
+        frame(get(A_TEAM), 1),
+      );
+      expect(answer.trailers['grpc-status']).toBe('13');
+      expect(decodeURIComponent(String(answer.trailers['grpc-message']))).toBe('received compressed envelope, but do not know how to decompress');
+    } finally {
+      session.close();
+    }
+  });
+
+  it('a message that never ends is DEADLINE_EXCEEDED at REQUEST_TIMEOUT_MS, its stream ended', async () => {
+    const session = http2.connect(env.proxy.url);
+    try {
+      // a whole message, but the stream is never ended: the proxy cannot know no second one comes
+      const answer = await exchange(
+        session,
+        { ':method': 'POST', ':path': PATH, 'content-type': 'application/grpc', te: 'trailers', authorization: `Bearer ${TOKENS.alice}` },
+        frame(get(A_TEAM)),
+        5_000,
+      );
+      expect(answer.grpcStatus).toBe('4');
+      expect(answer.grpcMessage).toBe('Deadline exceeded: the request (headers and body) did not arrive in time');
+      expect(answer.closed).toBe(true);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it('each call has one log line with its request id, gRPC status and time', async () => {
+    const session = http2.connect(env.proxy.url);
+    try {
+      await roundTrip(
+        session,
+        {
+          ':method': 'POST',
+          ':path': PATH,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+          authorization: `Bearer ${TOKENS.alice}`,
+          'x-request-id': 'logged-1',
+        },
+        frame(get(`${A}/ffffffffffffffff`)),
+      );
+    } finally {
+      session.close();
+    }
+    const lines = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'logged-1');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'POST', url: PATH, remoteAddress: '127.0.0.1' }),
+        res: { statusCode: 200 },
+        grpcStatus: 5,
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(TOKENS.alice);
+  });
+});
