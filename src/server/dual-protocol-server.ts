@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { Server, Socket } from 'node:net';
-import { opensHttp2, replaying } from '../net/first-bytes.js';
+import { opensHttp2 } from '../net/first-bytes.js';
 import type { Handler, OpenConnections } from './open-connections.js';
 
 // an answer without trailers has the rest of its request dropped this long after it finished
@@ -31,21 +31,6 @@ export interface DualServerOptions {
   tls?: { certFile: string; keyFile: string } | undefined;
   /** HTTP/2 streams served before Node's compatibility layer (the gRPC fast path): true when it took the stream */
   takeStream?: StreamTaker | undefined;
-}
-
-export interface Peer {
-  remoteAddress: string | undefined;
-  remotePort: number | undefined;
-}
-
-const peers = new WeakMap<http2.Http2Session, Peer>();
-
-/** The client an HTTP/2 session came from (over h2c the session's own socket is a wrapper that does not know). */
-export function peerOf(session: http2.Http2Session | undefined): Peer {
-  const known = session && peers.get(session);
-  if (known) return known;
-  const socket = session?.socket;
-  return { remoteAddress: socket?.remoteAddress, remotePort: socket?.remotePort };
 }
 
 export type StreamTaker = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => boolean;
@@ -167,12 +152,7 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
   h1.closeIdleConnections = () => undefined;
   const h2 = http2.createServer(http2Settings(opts), endingUnreadStreams(handler, drainLimits(opts)));
   offeringStreams(h2, opts.takeStream);
-  // the session Node makes of a wrapped socket knows no peer: it is the socket being handed over now
-  let arriving: Socket | undefined;
-  h2.on('session', (session) => {
-    if (arriving) peers.set(session, { remoteAddress: arriving.remoteAddress, remotePort: arriving.remotePort });
-    connections.session(session, opts);
-  });
+  h2.on('session', (session) => connections.session(session, opts));
   const http1Listeners = h1.listeners('connection') as ((socket: Socket) => void)[];
   h1.removeAllListeners('connection');
   connections.watch(h1, opts);
@@ -191,17 +171,16 @@ export function dualProtocolServer(serve: Handler, opts: DualServerOptions, conn
       socket.off('end', gone);
       socket.off('error', gone);
       socket.pause();
+      socket.unshift(first);
       if (opensHttp2(first)) {
-        // the HTTP/2 session reads its socket's handle directly, past bytes already read: it gets a
-        // stream that starts with them instead
-        arriving = socket;
-        h2.emit('connection', replaying(socket, first));
-        arriving = undefined;
+        // the HTTP/2 session takes the socket's handle over and first reads what the socket holds
+        // already (the bytes put back): the socket itself is never resumed, or its JavaScript side
+        // would read what belongs to the session
+        h2.emit('connection', socket);
       } else {
-        socket.unshift(first);
         for (const listener of http1Listeners) listener.call(h1, socket);
+        socket.resume();
       }
-      socket.resume();
     });
   });
   return h1;

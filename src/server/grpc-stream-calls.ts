@@ -6,7 +6,7 @@ import type { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
 import { BACKEND_HEADER } from '../exchange/exchange.js';
 import type { RequestLife } from '../upstream/request-life.js';
-import { dropUnread, peerOf, type UnreadLimits } from './dual-protocol-server.js';
+import { dropUnread, type UnreadLimits } from './dual-protocol-server.js';
 import type { GrpcOutcome, GrpcProcedure } from './grpc-routes.js';
 import type { RequestLine } from './one-line-request-log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -73,7 +73,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
   const startedAt = performance.now();
   const requestId = requestIdOf({ headers });
   // (a closed stream no longer knows its session)
-  const peer = peerOf(stream.session);
+  const socket = stream.session?.socket;
   const life = deps.lifeOf(stream);
   // a client's reset after the answer, or a write that finds the stream gone: nothing to tell anyone
   stream.on('error', () => undefined);
@@ -115,8 +115,8 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
       method: 'POST',
       url: headers[':path'] ?? '',
       host: headers[':authority'] ?? headers.host,
-      remoteAddress: peer.remoteAddress,
-      remotePort: peer.remotePort,
+      remoteAddress: socket?.remoteAddress,
+      remotePort: socket?.remotePort,
       statusCode: 200,
       grpcStatus: error ? String(error.code) : '0',
       responseTime: performance.now() - startedAt,

@@ -16,7 +16,7 @@ import { ReposService } from '../../gen/chainguard/platform/registry/v2beta1/rep
 import { TagsService } from '../../gen/chainguard/platform/registry/v2beta1/tags_pb.js';
 import { AdvisoriesService } from '../../gen/chainguard/platform/vulnerabilities/v2beta1/advisories_pb.js';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../gen/google/rpc/error_details_pb.js';
-import { opensHttp2, replaying } from '../../net/first-bytes.js';
+import { opensHttp2 } from '../../net/first-bytes.js';
 import { NATIVE_RESOURCES } from './native-resources.js';
 
 const SERVICES: readonly DescService[] = [
@@ -176,12 +176,14 @@ export function restAndGrpcServer(routes: (router: ConnectRouter) => void): (res
       socket.once('error', () => socket.destroy());
       socket.once('data', (first: Buffer) => {
         socket.pause();
-        if (opensHttp2(first)) h2.emit('connection', replaying(socket, first));
+        socket.unshift(first);
+        // an HTTP/2 session takes the socket's handle over, reading what was put back first (its
+        // socket stays paused); HTTP/1.1 reads it as usual
+        if (opensHttp2(first)) h2.emit('connection', socket);
         else {
-          socket.unshift(first);
           for (const listener of h1Connection) listener.call(h1, socket);
+          socket.resume();
         }
-        socket.resume();
       });
     });
     const closeAll = h1.closeAllConnections.bind(h1);
