@@ -11,7 +11,9 @@
 // same Get as a gRPC call over h2c (Connect's gRPC transport, as the platform SDK calls it) against
 // the REST Get on v2proxy, CPU per call in interleaved blocks, beside the same pair on hand-written
 // minimal proxies (minimal-grpc-proxy.ts: node:http2's stream API): the floor of gRPC on this runtime.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
@@ -19,6 +21,7 @@ import { Pool } from 'undici';
 import { IdentitiesService } from '../src/gen/chainguard/platform/iam/v2beta1/identities_pb.js';
 import { start, startV1Emulator } from './support/child-process.js';
 import { median, quantile as q, range } from './support/figures.js';
+import { HAVE_REDIS, RedisServer } from '../test/support/redis-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 6);
@@ -261,6 +264,80 @@ try {
   console.log(`| CPU per call, gRPC / REST of the same proxy (median) | ≤ 1.5 | ${ratio(GRPC, REST)} | 1 | ${ratio(MIN_GRPC, MIN_REST)} | 1 |`);
   console.log(`| CPU per call / v2proxy REST's (median) | | ${ratio(GRPC, REST)} | 1 | ${ratio(MIN_GRPC, REST)} | ${ratio(MIN_REST, REST)} |`);
   console.log(`| CPU per call, v2proxy gRPC / minimal gRPC (median) | | ${ratio(GRPC, MIN_GRPC)} | | 1 | |`);
+
+  // the same v2proxy again with the fleet's parts on: Redis (REDIS_URL) and a progressive route on the
+  // identity Get (its first step serves every request by translation, and every request is counted
+  // for the analysis, sent to Redis every 250 ms, judged every second by the lease holder)
+  if (!HAVE_REDIS) console.log('\nredis-server is not installed: the figures with the fleet on are left out');
+  else {
+    const redis = await RedisServer.start();
+    const dir = mkdtempSync(join(tmpdir(), 'v2proxy-bench-fleet-'));
+    const rolloutFile = join(dir, 'rollout.yaml');
+    writeFileSync(
+      rolloutFile,
+      'routes:\n  - resource: identities\n    operations: [get]\n    steps:\n      - native: 0\n        pause: 1h\n      - native: 100\n    analysis:\n      interval: 1s\n      minRequests: 1\n',
+    );
+    // a native backend is named (the progressive route needs one) but never called at its first step
+    const fleet = await start(
+      fileURLToPath(new URL('./support/start-v2proxy.ts', import.meta.url)),
+      [],
+      { V1_BASE_URL: v1Url, V2_BASE_URL: v1Url, REDIS_URL: redis.url, ROLLOUT_FILE: rolloutFile, ADMIN_TOKEN: 'bench-admin-token-0123' },
+      /v2proxy listening on (\S+)/,
+    );
+    const [, fleetUrl] = fleet.match as unknown as [string, string];
+    try {
+      const v1PassPath = `/iam/v1/identities?id=${uid}`;
+      const restOn = (url: string, path: string) => {
+        const pool = new Pool(url, { connections: 4 });
+        const latencies: number[] = [];
+        return {
+          latencies,
+          call: async () => {
+            const t0 = performance.now();
+            const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${TOKEN}` } });
+            await res.body.dump();
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 200) throw new Error(`${url}${path}: ${res.statusCode}`);
+          },
+        };
+      };
+      const figures = [
+        { name: 'translated Get, CPU per request (µs)', off: restOn(proxyUrl, v2Path), on: restOn(fleetUrl, v2Path) },
+        { name: 'v1 passthrough, CPU per request (µs)', off: restOn(proxyUrl, v1PassPath), on: restOn(fleetUrl, v1PassPath) },
+        { name: 'gRPC Get, CPU per call (µs)', off: { latencies: [] as number[], call: grpcCall(proxyUrl) }, on: { latencies: [] as number[], call: grpcCall(fleetUrl) } },
+      ];
+      const cpu = figures.map(() => ({ off: [] as number[], on: [] as number[] }));
+      const p50 = { off: [] as number[], on: [] as number[] };
+      for (let r = 0; r <= CPU_ROUNDS; r += 1) {
+        for (const [i, f] of figures.entries()) {
+          for (const side of ['off', 'on'] as const) {
+            f[side].latencies.length = 0;
+            const v = await cpuPerCall((side === 'off' ? v2proxy : fleet).child.pid as number, CPU_REQUESTS, f[side].call);
+            if (r === 0) continue;
+            cpu[i]?.[side].push(v);
+            if (i === 0) p50[side].push(median(f[side].latencies));
+          }
+        }
+      }
+      const state = (await (await fetch(`${fleetUrl}/admin/rollout`, { headers: { authorization: 'Bearer bench-admin-token-0123' } })).json()) as unknown;
+      const judged = JSON.stringify(state).match(/"intervals?":\s*\[/) !== null;
+      console.log(
+        `\nthe same v2proxy with the fleet on (REDIS_URL, and a progressive route on the identity Get: every request counted, sent to Redis, judged each second) and off, side by side; ${CPU_ROUNDS} interleaved blocks of ${CPU_REQUESTS}, 4 at a time${judged ? '' : ' (no interval was judged: check the analysis)'}\n`,
+      );
+      console.log('| figure | target | fleet off | fleet on | on / off (median) |');
+      console.log('|---|---|---|---|---|');
+      for (const [i, f] of figures.entries()) {
+        const c = cpu[i] as { off: number[]; on: number[] };
+        console.log(`| ${f.name} | on ≤ off | ${range(c.off, 0)} | ${range(c.on, 0)} | ${withMedian(c.on.map((x, k) => x / (c.off[k] as number)))} |`);
+      }
+      console.log(
+        `| translated Get, p50 at 4 at a time (ms) | on ≤ off | ${range(p50.off, 3)} | ${range(p50.on, 3)} | ${withMedian(p50.on.map((x, k) => x / (p50.off[k] as number)))} |`,
+      );
+    } finally {
+      fleet.child.kill();
+      await redis.stop();
+    }
+  }
 } finally {
   for (const p of [v2proxy, minimal, minimalGrpc, onFastify, emulator]) p.child.kill();
 }

@@ -16,7 +16,8 @@ import { Pool } from 'undici';
 import { serve } from '../src/commands/serve.js';
 import { loadSettings } from '../src/config/load-settings.js';
 import { startEmulator } from '../src/emulator/start-emulator.js';
-import { range } from './support/figures.js';
+import { median, range } from './support/figures.js';
+import { HAVE_REDIS, RedisServer } from '../test/support/redis-server.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '20000,40000').split(',').map(Number);
 const MEMORY_SIZE = Number(process.env.BENCH_MEMORY_SIZE ?? 100_000);
@@ -100,21 +101,28 @@ interface Row {
   rewalkCalls: number;
 }
 
-async function measure(n: number): Promise<Row> {
+/**
+ * Walks of `n` groups through one proxy per variant (each on the same emulator, with its own
+ * settings), the variants taking turns within each round: one row per variant.
+ */
+async function measure(n: number, variants: Record<string, string>[] = [{}]): Promise<Row[]> {
   const { file, org, tokens } = seedFile(n);
   const emu = await startEmulator({ host: '127.0.0.1', port: 0, seedFile: file, trustedIssuers: [] });
-  const loaded = loadSettings({ PORT: '0', LOG_LEVEL: 'silent', V1_BASE_URL: emu.url, LIST_CACHE_TTL_MS: '60000', ...SLOW_V1 });
-  if (!loaded.ok) throw new Error(loaded.error);
-  const proxy = await serve(loaded.settings);
+  const proxies: Awaited<ReturnType<typeof serve>>[] = [];
+  for (const env of variants) {
+    const loaded = loadSettings({ PORT: '0', LOG_LEVEL: 'silent', V1_BASE_URL: emu.url, LIST_CACHE_TTL_MS: '60000', ...SLOW_V1, ...env });
+    if (!loaded.ok) throw new Error(loaded.error);
+    proxies.push(await serve(loaded.settings));
+  }
   const direct = new Pool(emu.url, { connections: 1 });
-  const through = new Pool(proxy.url, { connections: 1 });
+  const throughs = proxies.map((proxy) => new Pool(proxy.url, { connections: 1 }));
   const bare = Fastify({ logger: false });
   let page = '';
   bare.get('/page', (_req, reply) => reply.type('application/json').send(page));
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const floorPool = new Pool(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}`, { connections: 1 });
   /** One walk by `token` that must see `items`: its time, its v1 calls and its pages. */
-  const countedWalk = async (label: string, token: string, items: number): Promise<{ ms: number; calls: number; pages: number }> => {
+  const countedWalk = async (through: Pool, label: string, token: string, items: number): Promise<{ ms: number; calls: number; pages: number }> => {
     emu.stats.reset();
     const [ms, walked] = await timed(() => walk(through, org, token));
     if (walked.seen !== items) throw new Error(`${label} saw ${walked.seen} of ${items}`);
@@ -122,10 +130,10 @@ async function measure(n: number): Promise<Row> {
   };
   try {
     const v1Path = `/iam/v1/groups?uidp.children_of=${org}`;
-    // warm-up: v1, a walk (the times store sees every record once), the floor
-    await getJson(direct, v1Path, tokens[0] as string);
-    page = (await walk(through, org, tokens[CALLERS - 1] as string)).first;
-    const row: Row = {
+    // warm-up: v1, a walk on each proxy (the times store sees every record once), the floor
+    await getJson(direct, v1Path, tokens[CALLERS - 1] as string);
+    for (const through of throughs) page = (await walk(through, org, tokens[CALLERS - 1] as string)).first;
+    const rows: Row[] = throughs.map(() => ({
       n,
       directMs: Number.POSITIVE_INFINITY,
       walkMs: [],
@@ -136,45 +144,52 @@ async function measure(n: number): Promise<Row> {
       walkCalls: 0,
       sharedCalls: 0,
       rewalkCalls: 0,
-    };
+    }));
     let items = n;
     // direct call, walks and floor alternate, so drift on a shared machine falls on all alike
     for (let r = 0; r < ROUNDS; r += 1) {
-      // one more group, so v1's answer is one no snapshot was made from: the first walk translates it all
-      const added = await direct.request({
-        method: 'POST',
-        path: `/iam/v1/groups/${org}`,
-        headers: { authorization: `Bearer ${emu.devToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `added-${r}` }),
-      });
-      await added.body.dump();
-      if (added.statusCode !== 200) throw new Error(`adding a group: ${added.statusCode}`);
-      items += 1;
-      const first = tokens[2 * r] as string;
-      const second = tokens[2 * r + 1] as string;
-      const [dms, body] = await timed(() => getJson(direct, v1Path, first));
-      if ((body.items as unknown[]).length !== items) throw new Error('direct list is incomplete');
-      row.directMs = Math.min(row.directMs, dms);
-      const walked = await countedWalk('walk', first, items);
-      row.walkMs.push(walked.ms);
-      row.walkCalls = walked.calls;
-      row.pages = walked.pages;
-      const shared = await countedWalk('shared walk', second, items);
-      row.sharedMs.push(shared.ms);
-      row.sharedCalls = shared.calls;
-      const again = await countedWalk('re-walk', first, items);
-      row.rewalkMs.push(again.ms);
-      row.rewalkCalls = again.calls;
-      const [floor] = await timed(async () => {
-        for (let p = 0; p < walked.pages; p += 1) await getText(floorPool, '/page', first);
-      });
-      row.floorMs.push(floor);
+      for (const [v, through] of throughs.entries()) {
+        const row = rows[v] as Row;
+        // one more group, so v1's answer is one no snapshot was made from: the first walk translates it all
+        const added = await direct.request({
+          method: 'POST',
+          path: `/iam/v1/groups/${org}`,
+          headers: { authorization: `Bearer ${emu.devToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `added-${r}-${v}` }),
+        });
+        await added.body.dump();
+        if (added.statusCode !== 200) throw new Error(`adding a group: ${added.statusCode}`);
+        items += 1;
+        const first = tokens[2 * r] as string;
+        const second = tokens[2 * r + 1] as string;
+        const [dms, body] = await timed(() => getJson(direct, v1Path, first));
+        if ((body.items as unknown[]).length !== items) throw new Error('direct list is incomplete');
+        row.directMs = Math.min(row.directMs, dms);
+        const walked = await countedWalk(through, 'walk', first, items);
+        row.walkMs.push(walked.ms);
+        row.walkCalls = walked.calls;
+        row.pages = walked.pages;
+        const shared = await countedWalk(through, 'shared walk', second, items);
+        row.sharedMs.push(shared.ms);
+        row.sharedCalls = shared.calls;
+        const again = await countedWalk(through, 're-walk', first, items);
+        row.rewalkMs.push(again.ms);
+        row.rewalkCalls = again.calls;
+        // the client reads each floor page as it reads a walk's (parsed, its items counted): the load
+        // generator shares the process, so every side pays for it alike
+        const [floor] = await timed(async () => {
+          let seen = 0;
+          for (let p = 0; p < walked.pages; p += 1) seen += ((await getJson(floorPool, '/page', first)).groups as unknown[]).length;
+          if (seen !== walked.pages * PAGE_SIZE) throw new Error(`the floor's pages held ${seen} items`);
+        });
+        row.floorMs.push(floor);
+      }
     }
-    return row;
+    return rows;
   } finally {
-    await Promise.all([direct.close(), through.close(), floorPool.close()]);
+    await Promise.all([direct.close(), ...throughs.map((t) => t.close()), floorPool.close()]);
     await bare.close();
-    await proxy.close();
+    for (const proxy of proxies) await proxy.close();
     await emu.close();
   }
 }
@@ -249,11 +264,37 @@ async function memory(n: number): Promise<void> {
 
 const r2 = (x: number) => x.toFixed(2);
 
+/** A proxy's settings with the fleet on: Redis, and a progressive route on group lists at its first step (all translated). */
+function fleetEnv(redisUrl: string): Record<string, string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-bench-fleet-')), 'rollout.yaml');
+  writeFileSync(
+    file,
+    'routes:\n  - resource: groups\n    operations: [list]\n    steps:\n      - native: 0\n        pause: 1h\n      - native: 100\n    analysis:\n      interval: 1s\n      minRequests: 1\n',
+  );
+  // a native backend is named (the route needs one) and never called at this step
+  return { REDIS_URL: redisUrl, ROLLOUT_FILE: file, V2_BASE_URL: 'http://127.0.0.1:9' };
+}
+
 async function main(): Promise<void> {
   // memory first: what the walks leave behind would be freed during its waits and blur its figures
   await memory(MEMORY_SIZE);
   const rows: Row[] = [];
-  for (const n of SIZES) rows.push(await measure(n));
+  const largest = Math.max(...SIZES);
+  // at the largest size, the same walks again through a proxy with the fleet on: Redis and a
+  // progressive route on group lists (its first step translating every walk, each page counted for
+  // the analysis and sent to Redis)
+  const redis = HAVE_REDIS ? await RedisServer.start() : undefined;
+  let fleetRow: Row | undefined;
+  try {
+    for (const n of SIZES) {
+      const fleet = redis && n === largest ? [fleetEnv(redis.url)] : [];
+      const [plain, withFleet] = await measure(n, [{}, ...fleet]);
+      rows.push(plain as Row);
+      if (withFleet) fleetRow = withFleet;
+    }
+  } finally {
+    await redis?.stop();
+  }
   console.log(`\nlist walks at page_size=${PAGE_SIZE}, ${ROUNDS} rounds, interleaved; load generator, proxy and emulator in one process`);
   console.log(
     '| items | direct v1 call (best) | HTTP floor | new-snapshot walk | walk / (direct + floor) | walk, content shared | shared / (direct + floor) | re-walk | re-walk / floor | v1 calls (walk, shared, re-walk) |',
@@ -265,6 +306,22 @@ async function main(): Promise<void> {
     console.log(
       `| ${r.n} | ${r.directMs.toFixed(0)} ms | ${range(r.floorMs, 0)} ms | ${range(r.walkMs, 0)} ms | ${range(over(r.walkMs, directAndFloor))} | ${range(r.sharedMs, 0)} ms | ${range(over(r.sharedMs, directAndFloor))} | ${range(r.rewalkMs, 0)} ms | ${range(over(r.rewalkMs, (i) => r.floorMs[i] as number))} | ${r.walkCalls}, ${r.sharedCalls}, ${r.rewalkCalls} |`,
     );
+  }
+  const off = rows.find((r) => r.n === largest);
+  if (!redis) console.log('\nredis-server is not installed: the walks with the fleet on are left out');
+  else if (off && fleetRow) {
+    const on = fleetRow;
+    console.log(`\n${largest} items, the same walks with the fleet on (REDIS_URL, a progressive route on group lists) and off, taking turns in each round`);
+    console.log('| walk | target | fleet off | fleet on | on / off (median) |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, pick] of [
+      ['new snapshot', (r: Row) => r.walkMs],
+      ['content shared', (r: Row) => r.sharedMs],
+      ['re-walk', (r: Row) => r.rewalkMs],
+    ] as const) {
+      const ratios = pick(on).map((x, i) => x / (pick(off)[i] as number));
+      console.log(`| ${name} | on ≤ off | ${range(pick(off), 0)} ms | ${range(pick(on), 0)} ms | ${range(ratios)} (${r2(median(ratios))}) |`);
+    }
   }
   const [small, large] = rows;
   if (small && large && large.n === 2 * small.n) {
