@@ -304,7 +304,11 @@ try {
       const figures = [
         { name: 'translated Get, CPU per request (µs)', off: restOn(proxyUrl, v2Path), on: restOn(fleetUrl, v2Path) },
         { name: 'v1 passthrough, CPU per request (µs)', off: restOn(proxyUrl, v1PassPath), on: restOn(fleetUrl, v1PassPath) },
-        { name: 'gRPC Get, CPU per call (µs)', off: { latencies: [] as number[], call: grpcCall(proxyUrl) }, on: { latencies: [] as number[], call: grpcCall(fleetUrl) } },
+        {
+          name: 'gRPC Get, CPU per call (µs)',
+          off: { latencies: [] as number[], call: grpcCall(proxyUrl) },
+          on: { latencies: [] as number[], call: grpcCall(fleetUrl) },
+        },
       ];
       const cpu = figures.map(() => ({ off: [] as number[], on: [] as number[] }));
       const p50 = { off: [] as number[], on: [] as number[] };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import { hostname } from 'node:os';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
@@ -53,7 +54,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 import { toApiError } from '../errors/to-api-error.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
-import { registerV1Passthrough } from './v1-passthrough.js';
+import { registerV1Passthrough, v1Reads } from './v1-passthrough.js';
 import { registerV2Routes } from './v2-routes.js';
 import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
 import { FleetChannel } from '../stores/fleet-channel.js';
@@ -109,13 +110,17 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const lifecycle = opts.lifecycle ?? new Lifecycle();
   // plain gRPC calls, served off their HTTP/2 streams once the procedures exist (below)
   let takeStream: StreamTaker | undefined;
+  // v1 reads, passed on before fastify once the v1 backend exists (below)
+  let takeRequest: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
   const requestLog = new OneLineRequestLog(settings.logLevel, logs);
   const app = Fastify({
     // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN;
     // silent, idle and surplus connections closed, HTTP/2 bounded, all of it drained on shutdown
     serverFactory: (handler) =>
       dualProtocolServer(
-        handler as never,
+        (req, res) => {
+          if (!(takeRequest && !('stream' in res) && takeRequest(req as http.IncomingMessage, res))) handler(req as never, res as never);
+        },
         {
           headersTimeoutMs: settings.headersTimeoutMs,
           requestTimeoutMs: settings.requestTimeoutMs,
@@ -217,6 +222,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
+  takeRequest = v1Reads({ v1, dispatcher: v1Backend.dispatcher, maxResponseBytes: settings.v1MaxResponseBytes, logged: (line) => requestLog.completed(line) });
   // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
   app.addHook('preClose', (done) => {
     lifecycle.closing();

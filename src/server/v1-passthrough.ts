@@ -1,8 +1,11 @@
+import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { renderError } from '../errors/render-error.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import type { RequestLine } from './one-line-request-log.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 
 const BACKEND = 'the v1 backend';
@@ -76,4 +79,83 @@ export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, 
       scope.all(`${prefix}/*`, passOn);
     }
   });
+}
+
+export interface V1ReadsDeps {
+  v1: V1Origin;
+  dispatcher: Dispatcher;
+  maxResponseBytes: number;
+  /** the request's log line */
+  logged: (line: RequestLine) => void;
+}
+
+/** Whether a URL is under one of the v1 prefixes, as the passthrough's routes match them. */
+function underV1(url: string): boolean {
+  for (const prefix of V1_PREFIXES) {
+    if (url.startsWith(prefix)) {
+      const next = url.charCodeAt(prefix.length);
+      // the prefix itself, or followed by a path or a query
+      if (Number.isNaN(next) || next === 0x2f || next === 0x3f) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * v1 reads (GET and HEAD without a body, over HTTP/1.1) passed on straight from Node's request to one
+ * undici call and back, before any framework work: the same request to v1 (its headers, the request
+ * id) and the same answer, error shape, `x-request-id` and log line as the passthrough's routes,
+ * which keep everything else (writes, whose bodies are read whole first; HTTP/2). Returns whether it
+ * took the request.
+ */
+export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
+  return (req, res) => {
+    const { method, url, headers } = req;
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || req.httpVersionMajor !== 1 || !underV1(url)) return false;
+    const length = headers['content-length'];
+    if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) return false;
+    void passOn(deps, req, res, url, method);
+    return true;
+  };
+}
+
+async function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD'): Promise<void> {
+  const startedAt = performance.now();
+  const id = requestIdOf(req);
+  const sent = messageHeaders(req.headers);
+  sent[REQUEST_ID_HEADER] = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  // the line is written once the answer is out (or the client is gone)
+  res.once('close', () =>
+    deps.logged({
+      id,
+      method,
+      url,
+      host: req.headers.host,
+      remoteAddress: req.socket.remoteAddress,
+      remotePort: req.socket.remotePort,
+      statusCode: res.statusCode,
+      responseTime: performance.now() - startedAt,
+    }),
+  );
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await deps.dispatcher.request({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null });
+  } catch (err) {
+    const { status, body } = renderError(transportError(err, deps.maxResponseBytes, BACKEND), url);
+    const text = JSON.stringify(body);
+    if (!res.headersSent && !res.destroyed)
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+    return;
+  }
+  res.writeHead(answer.statusCode, messageHeaders(answer.headers));
+  // piped by hand: stream/promises' pipeline makes an AbortController (and a DOMException) per call
+  const { body } = answer;
+  // cut short after it started (v1's answer broke off): the connection ends, nothing to tell
+  body.once('error', () => res.destroy());
+  // the client left: the rest of v1's answer is not read
+  res.once('close', () => {
+    if (!body.readableEnded) body.destroy();
+  });
+  body.pipe(res);
 }

@@ -1,8 +1,11 @@
+import http2 from 'node:http2';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
 import { A, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
 import { call, type EmulatorHarness } from '../support/emulator-harness.js';
-import { type ProxyOnEmulator, startProxy, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { LogCapture, type ProxyOnEmulator, startProxy, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { roundTrip } from '../support/raw-h2.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream.js';
 
 describe('v1 passthrough to a recording upstream (real sockets)', () => {
@@ -74,6 +77,113 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
       details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' }],
     });
     expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+// v1 reads over HTTP/1.1 are passed on before fastify; the same reads over h2c go through the
+// passthrough's fastify routes. Both must answer alike.
+describe('v1 reads passed on before the framework, against the routes', () => {
+  let upstream: RecordingUpstream;
+  let proxy: RunningProxy;
+  const logs = new LogCapture();
+  beforeAll(async () => {
+    upstream = await startRecordingUpstream();
+    proxy = await startProxy({ V1_BASE_URL: upstream.url, V1_RETRIES: '0', LOG_LEVEL: 'info' }, logs);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.close();
+  });
+
+  const WIRE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const comparable = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([k]) => !WIRE.has(k) && !k.startsWith(':')));
+
+  it.each([
+    ['GET', 200, '{"items":[{"id":"x"}]}', { etag: '"v1"', 'x-v1-own': 'kept' }],
+    ['GET', 404, '{"code":5,"message":"nope","details":[]}', {}],
+    ['GET', 503, '{"code":14,"message":"down","details":[]}', {}],
+    ['HEAD', 200, '', { 'content-length': '17' }],
+  ] as const)('%s answered %i: the same status, headers and body over HTTP/1.1 and h2c, the same request to v1', async (method, status, body, headers) => {
+    upstream.requests.length = 0;
+    upstream.answer = { status, body, headers: { ...headers } };
+    const path = '/iam/v1/groups?uidp.ids=a&name=x%20y';
+    const h1 = await request(`${proxy.url}${path}`, {
+      method,
+      headers: { authorization: 'Bearer t', 'x-request-id': 'pass-1', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
+    const h1Body = await h1.body.text();
+    const session = http2.connect(proxy.url);
+    const h2 = await roundTrip(
+      session,
+      {
+        ':method': method,
+        ':path': path,
+        authorization: 'Bearer t',
+        'x-request-id': 'pass-1',
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      },
+      undefined,
+    );
+    session.close();
+    expect(h1.statusCode).toBe(status);
+    expect(h2.headers[':status']).toBe(status);
+    expect(h1Body).toBe(h2.body.toString('utf8'));
+    expect(comparable(h1.headers)).toEqual(comparable(h2.headers));
+    expect(h1.headers['x-request-id']).toBe('pass-1');
+    const [viaH1, viaH2] = upstream.requests;
+    expect(upstream.requests).toHaveLength(2);
+    expect({ ...viaH1, headers: comparable(viaH1?.headers ?? {}) }).toEqual({ ...viaH2, headers: comparable(viaH2?.headers ?? {}) });
+    expect(viaH1?.headers).toMatchObject({ authorization: 'Bearer t', 'x-request-id': 'pass-1', traceparent: expect.stringMatching(/^00-/) });
+  });
+
+  it('a v1 backend that cannot be reached: the same error, in the one shape, both ways', async () => {
+    const gone = await startRecordingUpstream();
+    await gone.close();
+    const down = await startProxy({ V1_BASE_URL: gone.url });
+    try {
+      const h1 = await fetch(`${down.url}/registry/v1/repos`, { headers: { authorization: 'Bearer t' } });
+      const session = http2.connect(down.url);
+      const h2 = await roundTrip(session, { ':method': 'GET', ':path': '/registry/v1/repos', authorization: 'Bearer t' }, undefined);
+      session.close();
+      expect(h1.status).toBe(503);
+      expect(h2.headers[':status']).toBe(503);
+      expect(await h1.json()).toEqual(JSON.parse(h2.body.toString('utf8')));
+      const { 'x-request-id': _a, ...h1Headers } = comparable(Object.fromEntries(h1.headers));
+      const { 'x-request-id': _b, ...h2Headers } = comparable(h2.headers);
+      expect(h1Headers).toEqual(h2Headers);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('each read has one log line: request id, status, client, time', async () => {
+    upstream.answer = { status: 200, body: '{}' };
+    await (
+      await fetch(`${proxy.url}/vulnerabilities/v1/advisories`, { headers: { authorization: 'Bearer secret-token-9', 'x-request-id': 'logged-pass' } })
+    ).text();
+    const lines = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'logged-pass');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/vulnerabilities/v1/advisories', remoteAddress: expect.stringContaining('127.0.0.1') }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(logs.text).not.toContain('secret-token-9');
+  });
+
+  it('a GET with a body still reaches v1 whole (through the routes)', async () => {
+    upstream.requests.length = 0;
+    upstream.answer = { status: 200, body: '{}' };
+    const res = await fetch(`${proxy.url}/iam/v1/groups`, {
+      method: 'POST',
+      headers: { 'x-http-method-override': 'GET', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(res.status).toBe(200);
+    expect(upstream.requests[0]?.body.toString('utf8')).toBe('{"a":1}');
   });
 });
 
