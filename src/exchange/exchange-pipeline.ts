@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors/api-error.js';
 import { toApiError } from '../errors/to-api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
 import type { JsonText } from '../json/json-text.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
@@ -86,6 +87,20 @@ export class ExchangePipeline {
     }
     rollout.recordNative(decision.route, door.nativeFailed(answer));
     return { side: 'native', value: answer };
+  }
+
+  /**
+   * `serve`, with whatever it throws as the registry's error, which the door renders; an error that
+   * is a bug (INTERNAL) is also handed to `bug` to be logged.
+   */
+  async answer<W, N>(ex: Exchange<W>, door: Door<W, N>, bug: (err: unknown) => void): Promise<Served<N> | ApiError> {
+    try {
+      return await this.serve(ex, door);
+    } catch (err) {
+      const error = toApiError(err);
+      if (error.code === GrpcCode.INTERNAL) bug(err);
+      return error;
+    }
   }
 
   /** The translation side of an exchange, for a caller (the client's request, or a shadow read). */

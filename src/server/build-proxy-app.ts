@@ -450,7 +450,12 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       })
     : undefined;
   app.addHook('onClose', async () => nativeGrpc?.close());
-  const procedures = grpcProcedures({ resources: services.resources, pipeline, native: nativeGrpc });
+  const procedures = grpcProcedures({
+    resources: services.resources,
+    pipeline,
+    native: nativeGrpc,
+    bug: (err, reqId) => app.log.error({ err, reqId }, 'request failed'),
+  });
   const statusOf = (service: DescService, err: ApiError) => grpcStatusOf(services.resources, service, err);
   takeStream = grpcStreamCalls({
     procedures,

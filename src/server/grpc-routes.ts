@@ -24,7 +24,6 @@ import { type NativeGrpcAnswer, NativeGrpcClient } from '../upstream/native-grpc
 import { traceContextOf } from '../upstream/trace-context.js';
 import { grpcErrorOf } from './grpc-error.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-import { toApiError } from '../errors/to-api-error.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
 /** The ten v2beta1 services, each with the resource (mapping) it serves. */
@@ -165,6 +164,8 @@ export function grpcProcedures(deps: {
   resources: ReadonlyMap<string, CompiledResource>;
   pipeline: ExchangePipeline;
   native: NativeGrpcClient | undefined;
+  /** an error that is a bug (INTERNAL), to be logged with the call's request id */
+  bug: (err: unknown, requestId: string) => void;
 }): ReadonlyMap<string, GrpcProcedure> {
   const door = grpcDoor(deps.native);
   const run =
@@ -194,12 +195,7 @@ export function grpcProcedures(deps: {
         decision: undefined,
         shadow: undefined,
       };
-      let result: Served<NativeGrpcAnswer> | ApiError;
-      try {
-        result = await deps.pipeline.serve(ex, door);
-      } catch (err) {
-        result = toApiError(err);
-      }
+      const result = await deps.pipeline.answer(ex, door, (err) => deps.bug(err, requestId));
       const answered = result;
       let outcome: GrpcOutcome;
       try {

@@ -1,9 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { renderError } from '../errors/render-error.js';
-import { toApiError } from '../errors/to-api-error.js';
 import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { JsonText, jsonTextOf } from '../json/json-text.js';
@@ -123,13 +121,7 @@ export function registerV2Routes(
       decision: undefined,
       shadow: undefined,
     };
-    let result: Served<NativeAnswer> | ApiError;
-    try {
-      result = await pipeline.serve(ex, door);
-    } catch (err) {
-      result = toApiError(err);
-      if (result.code === GrpcCode.INTERNAL) req.log.error({ err }, 'request failed');
-    }
+    const result = await pipeline.answer(ex, door, (err) => req.log.error({ err }, 'request failed'));
     reply.header(BACKEND_HEADER, ex.side);
     let status: number;
     if (result instanceof ApiError) {

@@ -3,7 +3,11 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { A, A_TEAM, TOKENS } from '../support/fixtures.js';
-import { LogCapture, type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { resolveSettings } from '../../src/config/load-settings.js';
+import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import type { TimesStore } from '../../src/meta/meta-store.js';
+import { call, startHarness } from '../support/emulator-harness.js';
+import { LogCapture, type ProxyOnEmulator, settingsFrom, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { exchange, frame, roundTrip } from '../support/raw-h2.js';
 
 const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
@@ -126,5 +130,54 @@ describe('plain gRPC calls served off their HTTP/2 streams', () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain(TOKENS.alice);
+  });
+});
+
+describe('a bug behind either door', () => {
+  it('answers INTERNAL in the one shape and is logged at error level with the request id, over REST and gRPC alike', async () => {
+    const h = await startHarness();
+    const logs = new LogCapture();
+    // a times store that breaks the way a bug would (not a store outage, which is retryable)
+    const broken: TimesStore = {
+      observe: () => {
+        throw new TypeError('a bug in the times store');
+      },
+      written: async () => {
+        throw new TypeError('a bug in the times store');
+      },
+      removed: async () => undefined,
+      close: async () => undefined,
+    };
+    const app = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, LOG_LEVEL: 'info' }), h.url, 0), { logStream: logs, meta: broken });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const proxy = { url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
+    const session = http2.connect(proxy.url);
+    try {
+      const rest = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A_TEAM}`, { token: TOKENS.alice, headers: { 'x-request-id': 'bug-rest' } });
+      expect(rest.status).toBe(500);
+      expect(rest.body).toMatchObject({ code: 13, message: 'Internal: the proxy failed to handle the request' });
+      const grpc = await roundTrip(
+        session,
+        {
+          ':method': 'POST',
+          ':path': PATH,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+          authorization: `Bearer ${TOKENS.alice}`,
+          'x-request-id': 'bug-grpc',
+        },
+        frame(get(A_TEAM)),
+      );
+      expect(grpc.trailers['grpc-status']).toBe('13');
+      const failures = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request failed');
+      expect(failures.map((l) => [l.level, l.reqId, l.err?.message])).toEqual([
+        [50, 'bug-rest', 'a bug in the times store'],
+        [50, 'bug-grpc', 'a bug in the times store'],
+      ]);
+    } finally {
+      session.close();
+      await app.close();
+      await h.close();
+    }
   });
 });
