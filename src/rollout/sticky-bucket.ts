@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const BUCKETS = 10_000;
 
@@ -8,8 +8,8 @@ export const BUCKETS = 10_000;
  * independently of the others.
  */
 export function bucketOf(salt: string, route: string, stickyKey: string): number {
-  const digest = createHash('sha256').update(`${salt}\0${route}\0${stickyKey}`).digest();
-  return digest.readUInt32BE(0) % BUCKETS;
+  // one-shot: a hash object per request costs several times as much (the same first 32 bits)
+  return Number.parseInt(hash('sha256', `${salt}\0${route}\0${stickyKey}`, 'hex').slice(0, 8), 16) % BUCKETS;
 }
 
 export function inNativeShare(bucket: number, percent: number): boolean {
