@@ -14,7 +14,7 @@ export const BENCHES: Bench[] = [
   {
     title: 'Translated Get',
     about:
-      "What v2proxy adds to a translated Get over the direct v1 call, next to a minimal hand-written proxy doing the same translation (node:http and an undici pool) and the same minimal proxy as a fastify route: latency under open-loop load at half of v2proxy's capacity, and CPU per request from each process's /proc stat; then the same Get as a gRPC call over h2c against the REST Get.",
+      "What v2proxy adds to a translated Get over the direct v1 call, next to a minimal hand-written proxy doing the same translation (node:http and an undici pool) and the same minimal proxy as a fastify route: latency under open-loop load at half of v2proxy's capacity, and CPU per request from each process's /proc stat; then the same Get as a gRPC call over h2c against the REST Get, on v2proxy and on a hand-written node:http2 gRPC server making the same v1 call (the gRPC floor of this runtime).",
     file: 'get-overhead.bench.ts',
     script: 'bench:get',
   },
