@@ -12,6 +12,25 @@ import { exchange, frame, roundTrip } from '../support/raw-h2.js';
 
 const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const get = (uid: string) => Buffer.from(toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid })));
+/** A plain gRPC GetGroup's request headers, as alice. */
+const getGroup = (extra: Record<string, string> = {}) => ({
+  ':method': 'POST',
+  ':path': PATH,
+  'content-type': 'application/grpc',
+  te: 'trailers',
+  authorization: `Bearer ${TOKENS.alice}`,
+  ...extra,
+});
+
+/** `use` on one HTTP/2 session to `url`, closed after. */
+async function onSession<T>(url: string, use: (session: http2.ClientHttp2Session) => Promise<T>): Promise<T> {
+  const session = http2.connect(url);
+  try {
+    return await use(session);
+  } finally {
+    session.destroy();
+  }
+}
 
 // Plain gRPC calls (`application/grpc`, uncompressed) are served straight off their HTTP/2 streams;
 // the same call with `grpc-encoding: gzip` (its message still sent uncompressed, as the protocol
@@ -41,83 +60,37 @@ describe('plain gRPC calls served off their HTTP/2 streams', () => {
   ];
 
   it.each(cases)('%s: the same status, text, details, metadata and message as through connect', async (_name, body, extra) => {
-    const session = http2.connect(env.proxy.url);
-    try {
-      const headers = {
-        ':method': 'POST',
-        ':path': PATH,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-        authorization: `Bearer ${TOKENS.alice}`,
-        ...extra,
-      };
-      const [fast, connect] = await Promise.all([
-        roundTrip(session, { ...headers, 'x-request-id': 'plain-1' }, body),
-        roundTrip(session, { ...headers, 'x-request-id': 'plain-1', 'grpc-encoding': 'gzip' }, body),
-      ]);
-      const { date: _d1, ...fastHeaders } = fast.headers;
-      const { date: _d2, 'grpc-encoding': encoding, ...connectHeaders } = connect.headers;
-      expect(encoding === undefined || encoding === 'gzip').toBe(true);
-      expect(fastHeaders).toEqual(connectHeaders);
-      expect(fastHeaders['x-request-id']).toBe('plain-1');
-      expect(fast.trailers).toEqual(connect.trailers);
-      expect(fast.body.equals(connect.body)).toBe(true);
-    } finally {
-      session.close();
-    }
+    const [fast, connect] = await onSession(env.proxy.url, (session) =>
+      Promise.all([
+        roundTrip(session, getGroup({ ...extra, 'x-request-id': 'plain-1' }), body),
+        roundTrip(session, getGroup({ ...extra, 'x-request-id': 'plain-1', 'grpc-encoding': 'gzip' }), body),
+      ]),
+    );
+    const { date: _d1, ...fastHeaders } = fast.headers;
+    const { date: _d2, 'grpc-encoding': encoding, ...connectHeaders } = connect.headers;
+    expect(encoding === undefined || encoding === 'gzip').toBe(true);
+    expect(fastHeaders).toEqual(connectHeaders);
+    expect(fastHeaders['x-request-id']).toBe('plain-1');
+    expect(fast.trailers).toEqual(connect.trailers);
+    expect(fast.body.equals(connect.body)).toBe(true);
   });
 
   it('a compressed message without an encoding is INTERNAL, as connect has it', async () => {
-    const session = http2.connect(env.proxy.url);
-    try {
-      const answer = await roundTrip(
-        session,
-        { ':method': 'POST', ':path': PATH, 'content-type': 'application/grpc', te: 'trailers', authorization: `Bearer ${TOKENS.alice}` },
-        frame(get(A_TEAM), 1),
-      );
-      expect(answer.trailers['grpc-status']).toBe('13');
-      expect(decodeURIComponent(String(answer.trailers['grpc-message']))).toBe('received compressed envelope, but do not know how to decompress');
-    } finally {
-      session.close();
-    }
+    const answer = await onSession(env.proxy.url, (session) => roundTrip(session, getGroup(), frame(get(A_TEAM), 1)));
+    expect(answer.trailers['grpc-status']).toBe('13');
+    expect(decodeURIComponent(String(answer.trailers['grpc-message']))).toBe('received compressed envelope, but do not know how to decompress');
   });
 
   it('a message that never ends is DEADLINE_EXCEEDED at REQUEST_TIMEOUT_MS, its stream ended', async () => {
-    const session = http2.connect(env.proxy.url);
-    try {
-      // a whole message, but the stream is never ended: the proxy cannot know no second one comes
-      const answer = await exchange(
-        session,
-        { ':method': 'POST', ':path': PATH, 'content-type': 'application/grpc', te: 'trailers', authorization: `Bearer ${TOKENS.alice}` },
-        frame(get(A_TEAM)),
-        5_000,
-      );
-      expect(answer.grpcStatus).toBe('4');
-      expect(answer.grpcMessage).toBe('Deadline exceeded: the request (headers and body) did not arrive in time');
-      expect(answer.closed).toBe(true);
-    } finally {
-      session.destroy();
-    }
+    // a whole message, but the stream is never ended: the proxy cannot know no second one comes
+    const answer = await onSession(env.proxy.url, (session) => exchange(session, getGroup(), frame(get(A_TEAM)), 5_000));
+    expect(answer.grpcStatus).toBe('4');
+    expect(answer.grpcMessage).toBe('Deadline exceeded: the request (headers and body) did not arrive in time');
+    expect(answer.closed).toBe(true);
   });
 
   it('each call has one log line with its request id, gRPC status and time', async () => {
-    const session = http2.connect(env.proxy.url);
-    try {
-      await roundTrip(
-        session,
-        {
-          ':method': 'POST',
-          ':path': PATH,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-          authorization: `Bearer ${TOKENS.alice}`,
-          'x-request-id': 'logged-1',
-        },
-        frame(get(`${A}/ffffffffffffffff`)),
-      );
-    } finally {
-      session.close();
-    }
+    await onSession(env.proxy.url, (session) => roundTrip(session, getGroup({ 'x-request-id': 'logged-1' }), frame(get(`${A}/ffffffffffffffff`))));
     const lines = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'logged-1');
     expect(lines).toEqual([
       expect.objectContaining({
@@ -151,23 +124,11 @@ describe('a bug behind either door', () => {
     const app = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, LOG_LEVEL: 'info' }), h.url, 0), { logStream: logs, meta: broken });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const proxy = { url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
-    const session = http2.connect(proxy.url);
     try {
       const rest = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A_TEAM}`, { token: TOKENS.alice, headers: { 'x-request-id': 'bug-rest' } });
       expect(rest.status).toBe(500);
       expect(rest.body).toMatchObject({ code: 13, message: 'Internal: the proxy failed to handle the request' });
-      const grpc = await roundTrip(
-        session,
-        {
-          ':method': 'POST',
-          ':path': PATH,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-          authorization: `Bearer ${TOKENS.alice}`,
-          'x-request-id': 'bug-grpc',
-        },
-        frame(get(A_TEAM)),
-      );
+      const grpc = await onSession(proxy.url, (session) => roundTrip(session, getGroup({ 'x-request-id': 'bug-grpc' }), frame(get(A_TEAM))));
       expect(grpc.trailers['grpc-status']).toBe('13');
       const failures = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request failed');
       expect(failures.map((l) => [l.level, l.reqId, l.err?.message])).toEqual([
@@ -175,7 +136,6 @@ describe('a bug behind either door', () => {
         [50, 'bug-grpc', 'a bug in the times store'],
       ]);
     } finally {
-      session.close();
       await app.close();
       await h.close();
     }
