@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type http from 'node:http';
 import { hostname } from 'node:os';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
@@ -35,7 +34,7 @@ import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
-import { drainLimits, dualProtocolServer, type StreamTaker } from './dual-protocol-server.js';
+import { drainLimits, dualProtocolServer, type RequestTaker, type StreamTaker } from './dual-protocol-server.js';
 import { grpcStreamCalls } from './grpc-stream-calls.js';
 import type { DescService } from '@bufbuild/protobuf';
 import type { ApiError } from '../errors/api-error.js';
@@ -111,16 +110,14 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // plain gRPC calls, served off their HTTP/2 streams once the procedures exist (below)
   let takeStream: StreamTaker | undefined;
   // v1 reads, passed on before fastify once the v1 backend exists (below)
-  let takeRequest: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
+  let takeRequest: RequestTaker | undefined;
   const requestLog = new OneLineRequestLog(settings.logLevel, logs);
   const app = Fastify({
     // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN;
     // silent, idle and surplus connections closed, HTTP/2 bounded, all of it drained on shutdown
     serverFactory: (handler) =>
       dualProtocolServer(
-        (req, res) => {
-          if (!(takeRequest && !('stream' in res) && takeRequest(req as http.IncomingMessage, res))) handler(req as never, res as never);
-        },
+        handler as never,
         {
           headersTimeoutMs: settings.headersTimeoutMs,
           requestTimeoutMs: settings.requestTimeoutMs,
@@ -130,6 +127,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           bodyLimit: settings.bodyLimit,
           tls: settings.tlsCertFile && settings.tlsKeyFile ? { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile } : undefined,
           takeStream: (stream, headers) => takeStream?.(stream, headers) ?? false,
+          takeRequest: (req, res) => takeRequest?.(req, res) ?? false,
         },
         lifecycle.connections,
       ) as never,

@@ -31,7 +31,11 @@ export interface DualServerOptions {
   tls?: { certFile: string; keyFile: string } | undefined;
   /** HTTP/2 streams served before Node's compatibility layer (the gRPC fast path): true when it took the stream */
   takeStream?: StreamTaker | undefined;
+  /** HTTP/1.1 requests served before the handler (the v1 reads): true when it took the request */
+  takeRequest?: RequestTaker | undefined;
 }
+
+export type RequestTaker = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
 export type StreamTaker = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => boolean;
 
@@ -124,7 +128,14 @@ function http2Settings(opts: DualServerOptions): http2.ServerOptions {
  * every request reaches the same handler, and `connections` bounds, times and drains them all.
  */
 export function dualProtocolServer(serve: Handler, opts: DualServerOptions, connections: OpenConnections): Server {
-  const handler = connections.counting(serve);
+  const take = opts.takeRequest;
+  const handler = connections.counting(
+    take
+      ? (req, res) => {
+          if ('stream' in res || !take(req as http.IncomingMessage, res)) serve(req, res);
+        }
+      : serve,
+  );
   if (opts.tls) {
     const secure = http2.createSecureServer(
       {
