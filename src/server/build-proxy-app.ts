@@ -36,8 +36,6 @@ import { clientErrorHandler } from './client-error.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { drainLimits, dualProtocolServer, type RequestTaker, type StreamTaker } from './dual-protocol-server.js';
 import { grpcStreamCalls } from './grpc-stream-calls.js';
-import type { DescService } from '@bufbuild/protobuf';
-import type { ApiError } from '../errors/api-error.js';
 import { reflectionRoutes } from './grpc-reflection.js';
 import { GRPC_SERVICES, REQUEST_ID, grpcProcedures, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
 import { registerConnectRoutes } from './connect-routes.js';
@@ -454,14 +452,12 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     native: nativeGrpc,
     bug: (err, reqId) => app.log.error({ err, reqId }, 'request failed'),
   });
-  const statusOf = (service: DescService, err: ApiError) => grpcStatusOf(services.resources, service, err);
   takeStream = grpcStreamCalls({
     procedures,
     limit: settings.bodyLimit,
     requestTimeoutMs: settings.requestTimeoutMs,
     unread: drainLimits(settings),
     lifeOf: (stream) => lifecycle.streamLife(stream),
-    statusOf: (procedure, err) => statusOf(procedure.method.parent, err),
     logged: (line) => requestLog.completed(line),
   });
   await registerConnectRoutes(app, {
@@ -473,7 +469,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     // a message is bounded like a REST body (after decompression)
     readMaxBytes: settings.bodyLimit,
     shutdownSignal: lifecycle.shutdownSignal,
-    statusOf,
+    statusOf: (service, err) => grpcStatusOf(services.resources, service, err),
   });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;

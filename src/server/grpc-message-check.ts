@@ -1,14 +1,15 @@
-import { type DescMessage, fromBinary } from '@bufbuild/protobuf';
+import { type DescMessage, fromBinary, type Message } from '@bufbuild/protobuf';
 import type { ConnectError } from '@connectrpc/connect';
 import type { Compression } from '@connectrpc/connect/protocol';
-import type { ApiError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
 
 // binary messages in gRPC and gRPC-Web envelopes, and a Connect unary call's binary body
 const ENVELOPED = /^application\/grpc(-web)?(\+proto)?\s*(;|$)/i;
 const CONNECT_BINARY = /^application\/proto\s*(;|$)/i;
-const ENVELOPE_HEAD = 5;
-const COMPRESSED = 0x01;
+// an envelope's head: one flag byte, four of length (big-endian); the flag's compressed bit
+export const ENVELOPE_HEAD = 5;
+export const COMPRESSED = 0x01;
 
 export interface MessageCheck {
   /** the method's request message */
@@ -38,12 +39,18 @@ async function decoded(check: MessageCheck, bytes: Uint8Array, compressed: boole
   return compression ? compression.decompress(bytes, check.limit) : undefined;
 }
 
-function parses(check: MessageCheck, bytes: Uint8Array): void {
+/** A request message read from its bytes, or the MALFORMED_REQUEST error saying why it is not one. */
+export function requestMessage(input: DescMessage, bytes: Uint8Array): Message | ApiError {
   try {
-    fromBinary(check.input, bytes);
+    return fromBinary(input, bytes);
   } catch (err) {
-    throw check.statusOf(apiError('MALFORMED_REQUEST', { reason: `the message is not a valid ${check.input.typeName}: ${(err as Error).message}` }));
+    return apiError('MALFORMED_REQUEST', { reason: `the message is not a valid ${input.typeName}: ${(err as Error).message}` });
   }
+}
+
+function parses(check: MessageCheck, bytes: Uint8Array): void {
+  const message = requestMessage(check.input, bytes);
+  if (message instanceof ApiError) throw check.statusOf(message);
 }
 
 /**

@@ -145,6 +145,8 @@ export interface GrpcProcedure {
   readonly method: DescMethodUnary;
   readonly resource: CompiledResource;
   run(request: Message, call: GrpcCallContext): Promise<GrpcOutcome>;
+  /** an error of the registry as this call's status (its resource's domain) */
+  status(err: ApiError): ConnectError;
 }
 
 const header = (headers: GrpcCallContext['headers'], name: string): string | undefined => {
@@ -217,7 +219,8 @@ export function grpcProcedures(deps: {
       const operation = VERB[/^(Get|List|Create|Update|Delete)/.exec(method.name)?.[1] ?? ''];
       if (method.methodKind !== 'unary' || operation === undefined) throw new Error(`the RPC ${method.name} is not one of the five operations`);
       const unary = method as DescMethodUnary;
-      procedures.set(`/${service.typeName}/${method.name}`, { method: unary, resource, run: run(unary, resource, operation) });
+      const status = (err: ApiError) => grpcErrorOf(err, restPathOf(resource));
+      procedures.set(`/${service.typeName}/${method.name}`, { method: unary, resource, run: run(unary, resource, operation), status });
     }
   }
   return procedures;

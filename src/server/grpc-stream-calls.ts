@@ -1,21 +1,19 @@
 import type http2 from 'node:http2';
-import { fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
+import { type Message, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { parseTimeout, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
-import type { ApiError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
 import { BACKEND_HEADER } from '../exchange/exchange.js';
 import type { RequestLife } from '../upstream/request-life.js';
 import { dropUnread, type UnreadLimits } from './dual-protocol-server.js';
+import { COMPRESSED, ENVELOPE_HEAD, requestMessage } from './grpc-message-check.js';
 import type { GrpcOutcome, GrpcProcedure } from './grpc-routes.js';
 import type { RequestLine } from './one-line-request-log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 // gRPC proper with binary messages; gRPC-Web, Connect, JSON and compressed calls stay with connect
 const PLAIN_GRPC = /^application\/grpc(\+proto)?\s*(;|$)/i;
-// an envelope's head: one flag byte, four of length (big-endian)
-const HEAD = 5;
-const COMPRESSED = 0x01;
 const OK_TRAILERS = { 'grpc-status': '0' } as const;
 
 export interface StreamCallDeps {
@@ -29,8 +27,6 @@ export interface StreamCallDeps {
   unread: UnreadLimits;
   /** the stream's life, counted until it is answered (cancelled when its client resets it, stopped by the drain) */
   lifeOf: (stream: http2.ServerHttp2Stream) => RequestLife;
-  /** an error of the registry as the call's status (the procedure's resource picks the domain) */
-  statusOf: (procedure: GrpcProcedure, err: ApiError) => ConnectError;
   /** the call's log line */
   logged: (line: RequestLine) => void;
 }
@@ -39,10 +35,10 @@ const protocolError = (message: string, code: Code) => new ConnectError(`protoco
 
 /** The message as a gRPC envelope (uncompressed). */
 function envelope(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(HEAD + message.length);
+  const out = Buffer.allocUnsafe(ENVELOPE_HEAD + message.length);
   out[0] = 0;
   out.writeUInt32BE(message.length, 1);
-  out.set(message, HEAD);
+  out.set(message, ENVELOPE_HEAD);
   return out;
 }
 
@@ -135,7 +131,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
     deadline.unref();
     stream.once('close', () => clearTimeout(deadline));
   }
-  timer = setTimeout(() => answer(deps.statusOf(procedure, apiError('REQUEST_TIMEOUT'))), deps.requestTimeoutMs);
+  timer = setTimeout(() => answer(procedure.status(apiError('REQUEST_TIMEOUT'))), deps.requestTimeoutMs);
   timer.unref();
 
   const chunks: Buffer[] = [];
@@ -146,25 +142,20 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
   // whether another follows is known at the end
   const first = (body: Buffer): ConnectError | undefined => {
     if (((body[0] as number) & COMPRESSED) !== 0) return new ConnectError('received compressed envelope, but do not know how to decompress', Code.Internal);
-    try {
-      request = fromBinary(procedure.method.input, body.subarray(HEAD, HEAD + length));
-      return undefined;
-    } catch (err) {
-      return deps.statusOf(
-        procedure,
-        apiError('MALFORMED_REQUEST', { reason: `the message is not a valid ${procedure.method.input.typeName}: ${(err as Error).message}` }),
-      );
-    }
+    const message = requestMessage(procedure.method.input, body.subarray(ENVELOPE_HEAD, ENVELOPE_HEAD + length));
+    if (message instanceof ApiError) return procedure.status(message);
+    request = message;
+    return undefined;
   };
   const onData = (chunk: Buffer) => {
     chunks.push(chunk);
     size += chunk.length;
-    if (length < 0 && size >= HEAD) {
+    if (length < 0 && size >= ENVELOPE_HEAD) {
       length = (chunks.length === 1 ? chunk : Buffer.concat(chunks)).readUInt32BE(1);
       // too large is known from the head: answered at once
-      if (length > deps.limit) return stop(deps.statusOf(procedure, apiError('BODY_TOO_LARGE')));
+      if (length > deps.limit) return stop(procedure.status(apiError('BODY_TOO_LARGE')));
     }
-    if (request === undefined && length >= 0 && size >= HEAD + length) {
+    if (request === undefined && length >= 0 && size >= ENVELOPE_HEAD + length) {
       const joined = Buffer.concat(chunks, size);
       chunks.length = 0;
       chunks.push(joined);
@@ -172,7 +163,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
       if (broken) return stop(broken);
     }
     // a second message, larger than any one may be
-    if (size > 2 * (HEAD + deps.limit)) stop(deps.statusOf(procedure, apiError('BODY_TOO_LARGE')));
+    if (size > 2 * (ENVELOPE_HEAD + deps.limit)) stop(procedure.status(apiError('BODY_TOO_LARGE')));
   };
   const stop = (error: ConnectError) => {
     stream.off('data', onData);
@@ -183,12 +174,11 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
     ended = true;
     if (answered) return;
     clearTimeout(timer);
-    timer = undefined;
     if (size === 0) return answer(protocolError('missing input message for unary method', Code.Unimplemented));
     if (request === undefined) return answer(protocolError('incomplete envelope', Code.InvalidArgument));
-    if (size > HEAD + length) {
-      const rest = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).subarray(HEAD + length);
-      const complete = rest.length >= HEAD && rest.length >= HEAD + rest.readUInt32BE(1);
+    if (size > ENVELOPE_HEAD + length) {
+      const rest = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).subarray(ENVELOPE_HEAD + length);
+      const complete = rest.length >= ENVELOPE_HEAD && rest.length >= ENVELOPE_HEAD + rest.readUInt32BE(1);
       return answer(
         complete
           ? protocolError('received extra input message for unary method', Code.Unimplemented)
