@@ -1,5 +1,7 @@
 import type { KeyValue } from './sorted-items.js';
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../errors/api-error.js';
+import { GrpcCode } from '../errors/grpc-codes.js';
 import { SharedCall } from '../upstream/shared-call.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
@@ -98,12 +100,25 @@ export class SnapshotCache {
    * The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one.
    * Identical concurrent requests share one load; it stops once all of them have gone (`signal`).
    */
-  async lookup(key: string, load: (signal: LifeSignal) => Promise<Snapshot>, signal?: LifeSignal): Promise<{ snapshot: Snapshot; fresh: boolean }> {
+  async lookup(
+    key: string,
+    load: (signal: LifeSignal) => Promise<Snapshot>,
+    signal?: LifeSignal,
+    secondChance = true,
+  ): Promise<{ snapshot: Snapshot; fresh: boolean }> {
     const cached = this.lru?.get(key);
     if (cached) return { snapshot: cached, fresh: false };
     const pending = this.inFlight.get(key);
-    const loading = pending && !pending.abandoned ? pending : this.load(key, load);
-    return { snapshot: await loading.wait(signal), fresh: true };
+    if (!pending || pending.abandoned) return { snapshot: await this.load(key, load).wait(signal), fresh: true };
+    try {
+      return { snapshot: await pending.wait(signal), fresh: true };
+    } catch (err) {
+      // A load joined under way may have spent its retries before this request came: if it found v1
+      // unavailable, those who joined it get one load of their own (shared again), so one flaky
+      // stretch does not fail every request that happened to wait on it.
+      if (!secondChance || signal?.aborted || !(err instanceof ApiError) || err.code !== GrpcCode.UNAVAILABLE) throw err;
+      return this.lookup(key, load, signal, false);
+    }
   }
 
   /** The kept snapshot made from `source`, whose content a caller given the same v1 answer may take. */

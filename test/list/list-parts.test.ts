@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { apiError } from '../../src/errors/error-registry.js';
 import { parseOrderBy } from '../../src/mapping/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
 import { SnapshotCache, itemCount, itemText, snapshotOf } from '../../src/list/snapshot-cache.js';
 import { seekAfter, sortItems, v2KeyFn } from '../../src/list/sorted-items.js';
+import { until } from '../support/until.js';
 
 const SORTABLE = { sortable: ['uid', 'name', 'createTime', 'updateTime'], defaultOrder: 'uid asc' };
 
@@ -130,6 +132,44 @@ describe('snapshot cache', () => {
     expect(loads).toBe(2);
     await expect(cache.get('x', async () => Promise.reject(new Error('v1 down')))).rejects.toThrow('v1 down');
     expect(itemText(await cache.get('x', load), 0)).toBe('{"n":3}');
+  });
+  it('a request that joined a load under way, which then found v1 unavailable, gets one load of its own (the first caller gets the failure)', async () => {
+    const cache = new SnapshotCache({ ttlMs: 0, maxBytes: 1000 });
+    const loads: { resolve: (s: ReturnType<typeof snapshot>) => void; reject: (e: unknown) => void }[] = [];
+    const load = () => new Promise<ReturnType<typeof snapshot>>((resolve, reject) => loads.push({ resolve, reject }));
+    const first = cache.get('k', load);
+    first.catch(() => undefined);
+    const joined = [cache.get('k', load), cache.get('k', load)];
+    expect(loads).toHaveLength(1);
+    // the shared load spent its retries before the others came: they try again, together
+    loads[0]?.reject(apiError('BACKEND_UNREACHABLE', { backend: 'v1' }));
+    await expect(first).rejects.toMatchObject({ code: 14 });
+    await until(
+      async () => loads.length,
+      (n) => n === 2,
+      'a second load',
+    );
+    // a request joining the second load now gets its own second chance too; those on their second do not
+    const late = cache.get('k', load);
+    loads[1]?.resolve(snapshot(2));
+    expect((await Promise.all(joined)).map((s) => itemText(s, 0))).toEqual(['{"n":2}', '{"n":2}']);
+    expect(itemText(await late, 0)).toBe('{"n":2}');
+    // twice unavailable in a row, or any other failure: it is the answer
+    const codes = async (ps: Promise<unknown>[]) =>
+      (await Promise.allSettled(ps)).map((r) => (r.status === 'rejected' ? (r.reason as { code?: number }).code : 'ok'));
+    const again = codes([cache.get('j', load), cache.get('j', load)]);
+    loads[2]?.reject(apiError('BACKEND_UNREACHABLE', { backend: 'v1' }));
+    await until(
+      async () => loads.length,
+      (n) => n === 4,
+      'a second load of j',
+    );
+    loads[3]?.reject(apiError('BACKEND_UNREACHABLE', { backend: 'v1' }));
+    expect(await again).toEqual([14, 14]);
+    const notFound = codes([cache.get('n', load), cache.get('n', load)]);
+    loads[4]?.reject(apiError('NOT_FOUND', { resource: 'groups', uid: 'x' }));
+    expect(await notFound).toEqual([5, 5]);
+    expect(loads).toHaveLength(5);
   });
   it('frees an expired snapshot when its TTL ends, with no further request', async () => {
     vi.useFakeTimers();
