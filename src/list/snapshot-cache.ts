@@ -100,11 +100,16 @@ export class SnapshotCache {
    * The snapshot, and whether it was loaded for this request (`fresh`) or kept from an earlier one.
    * Identical concurrent requests share one load; it stops once all of them have gone (`signal`).
    */
-  async lookup(
+  lookup(key: string, load: (signal: LifeSignal) => Promise<Snapshot>, signal?: LifeSignal): Promise<{ snapshot: Snapshot; fresh: boolean }> {
+    return this.find(key, load, signal, true);
+  }
+
+  /** `lookup`, where `secondChance` says whether a joined load that ends unavailable may be followed by one more. */
+  private async find(
     key: string,
     load: (signal: LifeSignal) => Promise<Snapshot>,
-    signal?: LifeSignal,
-    secondChance = true,
+    signal: LifeSignal | undefined,
+    secondChance: boolean,
   ): Promise<{ snapshot: Snapshot; fresh: boolean }> {
     const cached = this.lru?.get(key);
     if (cached) return { snapshot: cached, fresh: false };
@@ -117,7 +122,7 @@ export class SnapshotCache {
       // unavailable, those who joined it get one load of their own (shared again), so one flaky
       // stretch does not fail every request that happened to wait on it.
       if (!secondChance || signal?.aborted || !(err instanceof ApiError) || err.code !== GrpcCode.UNAVAILABLE) throw err;
-      return this.lookup(key, load, signal, false);
+      return this.find(key, load, signal, false);
     }
   }
 
