@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Dispatcher } from 'undici';
+import { type Dispatcher, errors } from 'undici';
 import { renderError } from '../errors/render-error.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
@@ -119,43 +119,110 @@ export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: htt
   };
 }
 
-async function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD'): Promise<void> {
-  const startedAt = performance.now();
+function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD'): void {
   const id = requestIdOf(req);
   const sent = messageHeaders(req.headers);
   sent[REQUEST_ID_HEADER] = id;
-  res.setHeader(REQUEST_ID_HEADER, id);
-  // the line is written once the answer is out (or the client is gone)
-  res.once('close', () =>
-    deps.logged({
-      id,
-      method,
-      url,
+  const read = new PassedOnRead(deps, req, res, url, method, id);
+  try {
+    deps.dispatcher.dispatch({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null }, read);
+  } catch (err) {
+    // refused before it started (the breaker is open)
+    read.onError(err as Error);
+  }
+}
+
+type Abort = (reason?: Error) => void;
+
+/**
+ * One v1 read answered as v1's answer arrives, from undici's handler calls straight into Node's
+ * response: its head with v1's message headers and the request id, each chunk written as it comes
+ * (v1 is paused while the client is slow), the end. No body stream, no pipe and no promise per
+ * request: this is the path of every v1 read a team has not migrated yet. The shared dispatcher
+ * still retries it and holds the breaker (it only sees handler calls).
+ */
+class PassedOnRead {
+  private readonly startedAt = performance.now();
+  private abort: Abort | undefined;
+  private resume: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: V1ReadsDeps,
+    private readonly req: http.IncomingMessage,
+    private readonly res: http.ServerResponse,
+    private readonly url: string,
+    private readonly method: 'GET' | 'HEAD',
+    private readonly id: string,
+  ) {
+    res.once('close', this.closed);
+  }
+
+  /** The line is written once the answer is out or the client is gone; a client gone first stops the read. */
+  private readonly closed = (): void => {
+    const { req, res } = this;
+    if (!res.writableFinished) this.abort?.(new errors.RequestAbortedError());
+    this.deps.logged({
+      id: this.id,
+      method: this.method,
+      url: this.url,
       host: req.headers.host,
       remoteAddress: req.socket.remoteAddress,
       remotePort: req.socket.remotePort,
       statusCode: res.statusCode,
-      responseTime: performance.now() - startedAt,
-    }),
-  );
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await deps.dispatcher.request({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null });
-  } catch (err) {
-    const { status, body } = renderError(transportError(err, deps.maxResponseBytes, BACKEND), url);
-    const text = JSON.stringify(body);
-    if (!res.headersSent && !res.destroyed)
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
-    return;
+      responseTime: performance.now() - this.startedAt,
+    });
+  };
+
+  private readonly drained = (): void => this.resume?.();
+
+  onConnect(abort: Abort): void {
+    this.abort = abort;
+    if (this.res.destroyed) abort(new errors.RequestAbortedError());
   }
-  res.writeHead(answer.statusCode, messageHeaders(answer.headers));
-  // piped by hand: stream/promises' pipeline makes an AbortController (and a DOMException) per call
-  const { body } = answer;
-  // cut short after it started (v1's answer broke off): the connection ends, nothing to tell
-  body.once('error', () => res.destroy());
-  // the client left: the rest of v1's answer is not read
-  res.once('close', () => {
-    if (!body.readableEnded) body.destroy();
-  });
-  body.pipe(res);
+
+  onHeaders(statusCode: number, raw: Buffer[], resume: () => void): boolean {
+    this.resume = resume;
+    const head: string[] = [REQUEST_ID_HEADER, this.id];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = (raw[i] as Buffer).toString('latin1');
+      const lower = name.toLowerCase();
+      if (HOP_BY_HOP.has(lower)) continue;
+      const value = (raw[i + 1] as Buffer).toString('latin1');
+      // v1's own request id, when it sends one, is the one the client sees (as on the routes)
+      if (lower === REQUEST_ID_HEADER) head[1] = value;
+      else head.push(name, value);
+    }
+    this.res.writeHead(statusCode, head);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.res.write(chunk)) return true;
+    // the client reads slower than v1 sends: v1 waits until the client has taken what is queued
+    this.res.once('drain', this.drained);
+    return false;
+  }
+
+  onComplete(): void {
+    this.res.end();
+  }
+
+  onError(err: Error): void {
+    const { res } = this;
+    if (res.destroyed) return;
+    // cut short after it started (v1's answer broke off): the connection ends, nothing to tell
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const { status, body } = renderError(transportError(err, this.deps.maxResponseBytes, BACKEND), this.url);
+    const text = JSON.stringify(body);
+    res
+      .writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        [REQUEST_ID_HEADER]: this.id,
+      })
+      .end(text);
+  }
 }
