@@ -3,6 +3,7 @@ import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
+import { type WholeAnswer, wholeAnswer } from './whole-answer.js';
 import type { LifeSignal } from './request-life.js';
 
 export interface NativeRequest {
@@ -18,11 +19,8 @@ export interface NativeRequest {
   trace?: TraceContext | undefined;
 }
 
-export interface NativeAnswer {
-  status: number;
-  contentType: string | undefined;
-  body: Buffer;
-}
+/** The native backend's answer, as it sent it. */
+export type NativeAnswer = WholeAnswer;
 
 /**
  * The native v2 backend, reached as a faithful pass-through: the request goes as the client sent it
@@ -45,17 +43,15 @@ export class NativeV2Client {
     if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
     if (req.trace) Object.assign(headers, req.trace);
     try {
-      const res = await this.dispatcher.request({
+      const answer = await wholeAnswer(this.dispatcher, {
         method: req.method as 'GET',
         path: `${this.basePath}${req.url}`,
         headers,
         body: req.body ?? null,
         ...callDeadline(this.opts.timeoutMs),
-      } as Dispatcher.RequestOptions);
-      const body = Buffer.from(await res.body.arrayBuffer());
-      this.opts.observe?.(res.statusCode);
-      const type = res.headers['content-type'];
-      return { status: res.statusCode, contentType: Array.isArray(type) ? type[0] : type, body };
+      });
+      this.opts.observe?.(answer.status);
+      return answer;
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       this.opts.observe?.('error');

@@ -6,6 +6,7 @@ import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
+import { utf8Text, wholeAnswer } from './whole-answer.js';
 import type { V1Origin } from './v1-origin.js';
 import type { LifeSignal } from './request-life.js';
 
@@ -85,15 +86,15 @@ export class V1Client {
     let status: number;
     let text: string;
     try {
-      const res = await this.dispatcher.request({
+      const answer = await wholeAnswer(this.dispatcher, {
         method: req.method,
         path: `${this.v1.basePath}${req.path}${encodeQuery(req.query)}`,
         headers,
         body: body ?? null,
         ...callDeadline(this.opts.timeoutMs),
-      } as Dispatcher.RequestOptions);
-      status = res.statusCode;
-      text = await res.body.text();
+      });
+      status = answer.status;
+      text = utf8Text(answer.body);
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       this.opts.observe?.('error');
