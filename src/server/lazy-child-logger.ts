@@ -1,29 +1,74 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 
-const METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogMethod = (...args: unknown[]) => void;
 
 /**
- * A request's logger, made only when something logs through it (a warning, an error): most
- * requests log nothing but their one line, which is written without it, so most never pay for a
- * pino child.
+ * A request's logger whose pino child is made only when something logs through it (a warning, an
+ * error): most requests log nothing but their one line, which is written without it. One small
+ * object per request, its methods on the prototype (a closure per method per request cost more
+ * than the child it saved).
  */
+class LazyChildLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly logger: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly opts: ChildLoggerOptions,
+  ) {}
+
+  private real(): FastifyBaseLogger {
+    this.made ??= this.logger.child(this.bindings, this.opts);
+    return this.made;
+  }
+
+  child(bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, opts);
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return ((this.made ?? this.logger) as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level);
+  }
+
+  get level(): string {
+    return (this.made ?? this.logger).level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+
+  fatal(...args: unknown[]): void {
+    (this.real().fatal as LogMethod)(...args);
+  }
+
+  error(...args: unknown[]): void {
+    (this.real().error as LogMethod)(...args);
+  }
+
+  warn(...args: unknown[]): void {
+    (this.real().warn as LogMethod)(...args);
+  }
+
+  info(...args: unknown[]): void {
+    (this.real().info as LogMethod)(...args);
+  }
+
+  debug(...args: unknown[]): void {
+    (this.real().debug as LogMethod)(...args);
+  }
+
+  trace(...args: unknown[]): void {
+    (this.real().trace as LogMethod)(...args);
+  }
+
+  silent(...args: unknown[]): void {
+    (this.real().silent as LogMethod)(...args);
+  }
+}
+
+/** fastify's `childLoggerFactory`: a request's logger that makes its pino child on first use. */
 export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
-  let made: FastifyBaseLogger | undefined;
-  const real = () => {
-    made ??= logger.child(bindings, opts);
-    return made;
-  };
-  const lazy = {
-    child: (b: Bindings, o?: ChildLoggerOptions) => real().child(b, o),
-    isLevelEnabled: (level: string) => ((made ?? logger) as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level),
-    get level() {
-      return (made ?? logger).level;
-    },
-    set level(level: string) {
-      real().level = level;
-    },
-  } as Record<string, unknown>;
-  for (const method of METHODS) lazy[method] = (...args: unknown[]) => (real()[method] as (...a: unknown[]) => void)(...args);
-  return lazy as unknown as FastifyBaseLogger;
+  return new LazyChildLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
 }
