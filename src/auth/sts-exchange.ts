@@ -39,15 +39,7 @@ export async function exchangeToken(
   settings: ExchangeSettings,
 ): Promise<unknown> {
   const params = rewriteAudiences(req.params, settings);
-  const answer = await issuer.call({
-    method: req.method,
-    path: '/sts/exchange',
-    ...(req.method === 'GET' ? { query: params } : { form: params }),
-    authorization: req.authorization,
-    requestId: req.requestId,
-    signal: req.signal,
-    trace: req.trace,
-  });
+  const answer = await issuer.call({ method: req.method, path: '/sts/exchange', ...(req.method === 'GET' ? { query: params } : { form: params }) }, req);
   if (answer.status < 200 || answer.status > 299) throw v1ErrorToApiError(answer.status, answer.body);
   if (!isObject(answer.body) || typeof answer.body.token !== 'string') {
     throw apiError('ISSUER_NO_TOKEN');

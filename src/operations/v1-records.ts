@@ -7,21 +7,10 @@ import { v1ErrorToApiError } from '../upstream/v1-error.js';
 import { inV2Words } from '../translate/v1-vocabulary.js';
 import type { OperationContext } from './operation-context.js';
 
-type OwnRequest = Omit<V1Request, 'authorization' | 'requestId' | 'signal' | 'trace'>;
-
-/** One v1 call with the caller's credentials; a non-2xx answer becomes its ApiError. */
-export async function callV1(ctx: OperationContext, req: OwnRequest): Promise<unknown> {
-  return refusedUnless2xx(ctx, await ctx.v1.call(withCaller(ctx, req))).body;
+/** One v1 call as the request's (its credentials, request id, life and trace headers); a non-2xx answer becomes its ApiError. */
+export async function callV1(ctx: OperationContext, req: V1Request): Promise<unknown> {
+  return refusedUnless2xx(ctx, await ctx.v1.call(req, ctx)).body;
 }
-
-/** A v1 call as the request's: its credentials, request id, life and trace headers. */
-const withCaller = (ctx: OperationContext, req: OwnRequest): V1Request => ({
-  ...req,
-  authorization: ctx.authorization,
-  requestId: ctx.requestId,
-  signal: ctx.signal,
-  trace: ctx.trace,
-});
 
 function refusedUnless2xx(ctx: OperationContext, answer: V1Answer): V1Answer {
   if (answer.status < 200 || answer.status > 299) {
@@ -50,7 +39,7 @@ export interface V1Collection {
 export async function fetchV1Collection(ctx: OperationContext, query: QueryValues): Promise<V1Collection> {
   const { path, paged } = ctx.resource.mapping.v1;
   if (!paged) {
-    const text = await ctx.v1.fetchText(withCaller(ctx, { method: 'GET', path, query }));
+    const text = await ctx.v1.fetchText({ method: 'GET', path, query }, ctx);
     // a refusal is parsed now: it is an error, not a collection
     if (text.status < 200 || text.status > 299) refusedUnless2xx(ctx, ctx.v1.parse(text));
     return { digest: hash('sha256', text.text, 'base64url'), records: () => itemsOf(ctx, ctx.v1.parse(text).body) };
@@ -59,7 +48,7 @@ export async function fetchV1Collection(ctx: OperationContext, query: QueryValue
   const digest = createHash('sha256');
   let token = '';
   for (let page = 0; page < MAX_V1_PAGES; page += 1) {
-    const text = await ctx.v1.fetchText(withCaller(ctx, { method: 'GET', path, query: { ...query, page_size: V1_PAGE_SIZE, page_token: token || undefined } }));
+    const text = await ctx.v1.fetchText({ method: 'GET', path, query: { ...query, page_size: V1_PAGE_SIZE, page_token: token || undefined } }, ctx);
     const answer = refusedUnless2xx(ctx, ctx.v1.parse(text));
     digest.update(text.text).update('\n');
     items.push(...itemsOf(ctx, answer.body));

@@ -12,6 +12,7 @@ import type { LifeSignal } from './request-life.js';
 
 export type QueryValues = Record<string, string | readonly string[] | undefined>;
 
+/** One call to v1: what is asked. */
 export interface V1Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** path below the v1 base, e.g. `/iam/v1/groups` */
@@ -20,10 +21,14 @@ export interface V1Request {
   /** a JSON body, or a form (`application/x-www-form-urlencoded`) */
   json?: unknown;
   form?: QueryValues;
-  authorization?: string | undefined;
-  requestId?: string;
   /** how deep the answer may nest (default: the client's limit); a PATCH reads deeper records to repair them */
   maxDepth?: number;
+}
+
+/** Who asks, for every call of one request: passed beside the call, never merged into it. */
+export interface V1Caller {
+  authorization?: string | undefined;
+  requestId?: string;
   /** the request's life: once aborted (the client left, the drain's time is up) no call starts */
   signal?: LifeSignal | undefined;
   /** the client's trace headers, forwarded */
@@ -63,18 +68,18 @@ export class V1Client {
     private readonly opts: { timeoutMs: number; maxResponseBytes: number; maxDepth: number; observe?: (status: number | 'error') => void },
   ) {}
 
-  async call(req: V1Request): Promise<V1Answer> {
-    return this.parse(await this.fetchText(req), req.maxDepth);
+  async call(req: V1Request, caller: V1Caller): Promise<V1Answer> {
+    return this.parse(await this.fetchText(req, caller), req.maxDepth);
   }
 
   /** The answer as v1 sent it, not yet parsed: a list can tell from its text that it saw the same answer before. */
-  async fetchText(req: V1Request): Promise<V1Text> {
-    const { signal } = req;
+  async fetchText(req: V1Request, caller: V1Caller): Promise<V1Text> {
+    const { signal } = caller;
     if (signal?.aborted) throw abortReason(signal);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (req.authorization) headers.authorization = req.authorization;
-    if (req.requestId) headers['x-request-id'] = req.requestId;
-    if (req.trace) Object.assign(headers, req.trace);
+    if (caller.authorization) headers.authorization = caller.authorization;
+    if (caller.requestId) headers['x-request-id'] = caller.requestId;
+    if (caller.trace) Object.assign(headers, caller.trace);
     let body: string | undefined;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
