@@ -10,22 +10,30 @@ export type V2Route =
  * `/` in them; a trailing `:verb` is a custom method, never part of a uid.
  */
 export class RouteTable {
-  private readonly byPath = new Map<string, CompiledResource>();
+  /** each prefix's resources by their path segment */
+  private readonly byPrefix = new Map<string, Map<string, CompiledResource>>();
   readonly prefixes: readonly string[];
+  /** the prefixes with their trailing `/`, as a path starts with them */
+  private readonly slashed: readonly string[];
 
   constructor(resources: readonly CompiledResource[]) {
-    for (const r of resources) this.byPath.set(`${r.prefix}/${r.segment}`, r);
-    this.prefixes = [...new Set(resources.map((r) => r.prefix))];
+    for (const r of resources) {
+      const segments = this.byPrefix.get(r.prefix) ?? new Map<string, CompiledResource>();
+      segments.set(r.segment, r);
+      this.byPrefix.set(r.prefix, segments);
+    }
+    this.prefixes = [...this.byPrefix.keys()];
+    this.slashed = this.prefixes.map((p) => `${p}/`);
   }
 
   match(url: string): V2Route | undefined {
-    const path = url.split('?', 1)[0] ?? '';
-    const prefix = this.prefixes.find((p) => path.startsWith(`${p}/`));
-    if (prefix === undefined) return undefined;
-    const tail = path.slice(prefix.length + 1);
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const at = this.slashed.findIndex((p) => path.startsWith(p));
+    if (at < 0) return undefined;
+    const tail = path.slice((this.slashed[at] as string).length);
     const end = tail.search(/[:/]/);
-    const segment = end < 0 ? tail : tail.slice(0, end);
-    const resource = this.byPath.get(`${prefix}/${segment}`);
+    const resource = this.byPrefix.get(this.prefixes[at] as string)?.get(end < 0 ? tail : tail.slice(0, end));
     if (!resource) return undefined;
     const rest = end < 0 ? '' : tail.slice(end);
     if (rest === '') return { kind: 'collection', resource };
