@@ -60,14 +60,14 @@ export class OneLineRequestLog extends LogController {
   /** The line pino would write for `{req, res, responseTime}` with fastify's serializers, made by hand (undefined fields left out, as JSON does). */
   private lineOf(line: RequestLine): string {
     const req =
-      `{"method":${JSON.stringify(line.method)},"url":${JSON.stringify(line.url)}` +
+      `{"method":${quoted(line.method)},"url":${quoted(line.url)}` +
       field('version', line.version) +
       field('host', line.host) +
       field('remoteAddress', line.remoteAddress) +
       field('remotePort', line.remotePort) +
       '}';
     const grpc = line.grpcStatus === undefined ? '' : `,"grpcStatus":${Number(line.grpcStatus)}`;
-    return `{"level":30,"time":${Date.now()}${this.base}${JSON.stringify(line.id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"responseTime":${line.responseTime},"msg":"request completed"}\n`;
+    return `{"level":30,"time":${Date.now()}${this.base}${quoted(line.id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"responseTime":${line.responseTime},"msg":"request completed"}\n`;
   }
 }
 
@@ -86,7 +86,16 @@ export interface RequestLine {
   responseTime: number;
 }
 
+// printable ASCII without `"` and `\`: such a string is its own JSON text between quotes
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** A string as JSON: most (methods, paths, ids, hosts) need no escaping, which a test tells faster than `JSON.stringify` escapes. */
+function quoted(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
 /** `,"name":value` as JSON, or nothing for a value JSON leaves out. */
 function field(name: string, value: unknown): string {
-  return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
+  if (value === undefined) return '';
+  return `,"${name}":${typeof value === 'string' ? quoted(value) : JSON.stringify(value)}`;
 }
