@@ -27,14 +27,6 @@ interface LegacyHandler {
 }
 type Abort = (reason?: Error) => void;
 
-/** The call's options with an `x-request-id` (the caller's, or a new one) and, without a call deadline, undici's own timeouts. */
-function prepared(opts: Dispatcher.DispatchOptions, deadlineMs: number): Dispatcher.DispatchOptions {
-  const stamped = withRequestId(opts);
-  if ((opts as { deadline?: number }).deadline !== undefined) return stamped;
-  // no call deadline (the passthrough streams what v1 sends): undici's own timeouts bound each attempt
-  return { ...stamped, headersTimeout: opts.headersTimeout ?? deadlineMs, bodyTimeout: opts.bodyTimeout ?? deadlineMs };
-}
-
 /**
  * One call to a backend as one handler: each attempt asks the breaker and tells it how it ended,
  * has a timer (the answer must start within the attempt timeout, and be whole by the call's
@@ -219,7 +211,7 @@ export class BackendCallDispatcher extends Dispatcher {
     if (typeof legacy.onHeaders !== 'function' || typeof legacy.onRequestStart === 'function') return this.composed.dispatch(opts, handler);
     this.parts.retries.earn();
     const attemptTimer = this.parts.attemptMs < this.parts.deadlineMs && opts.headersTimeout == null;
-    return new BackendCall(this.pool, prepared(opts, this.parts.deadlineMs), legacy, this.parts, attemptTimer).attempt();
+    return new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer).attempt();
   }
 
   // closing and destroying go to the pool itself (backendDispatcher does): the dispatcher only dispatches

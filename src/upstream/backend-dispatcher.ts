@@ -32,7 +32,15 @@ export interface BackendDispatcher {
  * probe and the v1 passthrough all go through the same dispatcher, so they share the breaker.
  */
 export function backendDispatcher(origin: string, opts: BackendDispatcherOptions): BackendDispatcher {
-  const pool = new Pool(origin, { connections: opts.connections, keepAliveTimeout: 30_000, maxResponseSize: opts.maxResponseBytes });
+  // undici's own timeouts bound a call without a deadline of its own (the passthrough streams what
+  // v1 sends): set once here rather than copied into every call's options
+  const pool = new Pool(origin, {
+    connections: opts.connections,
+    keepAliveTimeout: 30_000,
+    maxResponseSize: opts.maxResponseBytes,
+    headersTimeout: opts.deadlineMs,
+    bodyTimeout: opts.deadlineMs,
+  });
   const breaker = new CircuitBreaker(opts.breaker, opts.onBreaker);
   const retries = new ReadRetries(opts.retry);
   // compose() wraps in order: the last interceptor listed is the outermost

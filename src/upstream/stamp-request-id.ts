@@ -8,6 +8,8 @@ function hasHeader(headers: Dispatcher.DispatchOptions['headers'], name: string)
   if (!headers) return false;
   if (Array.isArray(headers)) return headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === name);
   if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') return true; // left as given
+  // the proxy's own calls name it in lower case: found without a scan
+  if ((headers as Record<string, unknown>)[name] !== undefined) return true;
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
