@@ -123,13 +123,8 @@ function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerRe
   const id = requestIdOf(req);
   const sent = messageHeaders(req.headers);
   sent[REQUEST_ID_HEADER] = id;
-  const read = new PassedOnRead(deps, req, res, url, method, id);
-  try {
-    deps.dispatcher.dispatch({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null }, read);
-  } catch (err) {
-    // refused before it started (the breaker is open)
-    read.onError(err as Error);
-  }
+  // a refusal (an open circuit) comes back as the read's onError, like every other failure
+  deps.dispatcher.dispatch({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null }, new PassedOnRead(deps, req, res, url, method, id));
 }
 
 type Abort = (reason?: Error) => void;

@@ -211,7 +211,13 @@ export class BackendCallDispatcher extends Dispatcher {
     if (typeof legacy.onHeaders !== 'function' || typeof legacy.onRequestStart === 'function') return this.composed.dispatch(opts, handler);
     this.parts.retries.earn();
     const attemptTimer = this.parts.attemptMs < this.parts.deadlineMs && opts.headersTimeout == null;
-    return new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer).attempt();
+    try {
+      return new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer).attempt();
+    } catch (err) {
+      // refused before it started (an open circuit): told to the handler, as undici's own dispatchers do
+      legacy.onError?.(err as Error);
+      return false;
+    }
   }
 
   // closing and destroying go to the pool itself (backendDispatcher does): the dispatcher only dispatches

@@ -59,13 +59,9 @@ class WholeAnswerHandler {
 
 /** One call through `dispatcher`, its answer read whole (bounded by the dispatcher's own size limit). */
 export function wholeAnswer(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions): Promise<WholeAnswer> {
+  // a refusal comes back as onError; a dispatcher that throws instead rejects the promise all the same
   return new Promise((resolve, reject) => {
-    try {
-      dispatcher.dispatch(opts, new WholeAnswerHandler(resolve, reject) as unknown as Dispatcher.DispatchHandler);
-    } catch (err) {
-      // refused before it started (an open breaker)
-      reject(err as Error);
-    }
+    dispatcher.dispatch(opts, new WholeAnswerHandler(resolve, reject) as unknown as Dispatcher.DispatchHandler);
   });
 }
 

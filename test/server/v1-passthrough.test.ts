@@ -208,6 +208,29 @@ describe('v1 passthrough failures', () => {
     }
   });
 
+  it('once the circuit is open, a read is refused at once in the same error shape, and the proxy serves on', async () => {
+    const upstream = await startRecordingUpstream();
+    const url = upstream.url;
+    await upstream.close();
+    // a refused connection fails each attempt at once: 40 of them in the window open the circuit
+    const proxy = await startProxy({ V1_BASE_URL: url, V1_RETRIES: '0', V1_BREAKER_OPEN_MS: '60000' });
+    try {
+      const messages = new Set<string>();
+      for (let i = 0; i < 60; i += 1) {
+        const res = await call(proxy.url, 'GET', '/registry/v1/repos', { token: 't' });
+        expect(res.status).toBe(503);
+        messages.add((res.body as { message: string }).message);
+      }
+      expect([...messages]).toEqual([
+        'Unavailable: the v1 backend is unreachable',
+        'Unavailable: the v1 backend is failing; calls are paused for a moment (circuit open)',
+      ]);
+      expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a v1 backend slower than V1_TIMEOUT_MS answers 504 code 4', async () => {
     const upstream = await startRecordingUpstream();
     upstream.answer = { status: 200, body: '{}', delayMs: 2000 };
