@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, errors } from 'undici';
 import { renderError } from '../errors/render-error.js';
+import type { Abort, LegacyHandler } from '../upstream/backend-call.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
 import type { RequestLine } from './one-line-request-log.js';
@@ -127,8 +128,6 @@ function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerRe
   deps.dispatcher.dispatch({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null }, new PassedOnRead(deps, req, res, url, method, id));
 }
 
-type Abort = (reason?: Error) => void;
-
 /**
  * One v1 read answered as v1's answer arrives, from undici's handler calls straight into Node's
  * response: its head with v1's message headers and the request id, each chunk written as it comes
@@ -136,7 +135,7 @@ type Abort = (reason?: Error) => void;
  * request: this is the path of every v1 read a team has not migrated yet. The shared dispatcher
  * still retries it and holds the breaker (it only sees handler calls).
  */
-class PassedOnRead {
+class PassedOnRead implements LegacyHandler {
   private readonly startedAt = performance.now();
   private abort: Abort | undefined;
   private resume: (() => void) | undefined;

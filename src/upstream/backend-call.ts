@@ -14,7 +14,7 @@ export interface CallParts {
 }
 
 /** undici's older handler interface: what its request API hands a dispatcher (and what its pools call). */
-interface LegacyHandler {
+export interface LegacyHandler {
   onConnect?(abort: (reason?: Error) => void, context?: object): void;
   onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void;
   onResponseStarted?(): void;
@@ -25,7 +25,7 @@ interface LegacyHandler {
   onBodySent?(chunk: Buffer): void;
   onRequestSent?(): void;
 }
-type Abort = (reason?: Error) => void;
+export type Abort = (reason?: Error) => void;
 
 /**
  * One call to a backend as one handler: each attempt asks the breaker and tells it how it ended,

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Abort, LegacyHandler } from './backend-call.js';
 
 /** A backend's answer read whole: status, its content type, and the body's bytes. */
 export interface WholeAnswer {
@@ -7,14 +8,12 @@ export interface WholeAnswer {
   body: Buffer;
 }
 
-type Abort = (reason?: Error) => void;
-
 /**
  * Collects one answer from undici's handler calls: the status, the content type, the chunks joined
  * once at the end. What `request()` then `body.text()` would give, without a body stream, its
  * events and a promise per step: the path of every call the v2 surface makes to v1.
  */
-class WholeAnswerHandler {
+class WholeAnswerHandler implements LegacyHandler {
   private status = 0;
   private contentType: string | undefined;
   private readonly chunks: Buffer[] = [];
