@@ -7,16 +7,15 @@ import type { LifeSignal } from '../upstream/request-life.js';
 
 /**
  * A list's collection, fetched, translated, filtered and sorted once, and rendered once: the JSON
- * texts of its items in list order, kept end to end in one string. Pages are cut from it; nothing is
- * translated or serialized again, and one string costs little more than its characters.
+ * texts of its items in list order, kept end to end in one string with a comma between each. A page
+ * is one cut of it; nothing is translated, serialized or joined again, and one string costs little
+ * more than its characters.
  */
 export interface Snapshot {
-  /** every item's v2 JSON text (without the synthesized times), one after another */
+  /** every item's v2 JSON text as the client sees it, in list order, comma-separated */
   json: string;
-  /** where each item's text ends in `json` (item i spans ends[i-1]..ends[i]) */
+  /** where each item's text ends in `json` (item i spans ends[i-1]+1..ends[i]) */
   ends: Uint32Array;
-  /** each item's synthesized times (shared with the times store; their type is the operations'), when the resource has them */
-  times: readonly unknown[] | undefined;
   /** memory held, estimated from the text */
   bytes: number;
   /** when v1 last confirmed the caller sees it (ms, the operation clock): its load, or a re-check */
@@ -31,25 +30,19 @@ export interface Snapshot {
 const REFERENCE = 8;
 const WIDE = /[\u0100-\uffff]/;
 
-/** A snapshot of item texts in list order (with their times, when the resource has them). */
-export function snapshotOf(
-  texts: readonly string[],
-  times: readonly unknown[] | undefined,
-  checkedAt: number,
-  source?: string,
-  keys?: readonly (readonly KeyValue[])[],
-): Snapshot {
+/** A snapshot of item texts in list order. */
+export function snapshotOf(texts: readonly string[], checkedAt: number, source?: string, keys?: readonly (readonly KeyValue[])[]): Snapshot {
   const ends = new Uint32Array(texts.length);
-  let at = 0;
+  let at = -1;
   texts.forEach((text, i) => {
-    at += text.length;
+    at += 1 + text.length;
     ends[i] = at;
   });
-  const json = texts.join('');
-  let bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength + (times ? times.length * REFERENCE : 0);
+  const json = texts.join(',');
+  let bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength;
   // an array per key (about 32 bytes) and its values (a string's characters, or a reference)
   if (keys) for (const key of keys) for (const v of key) bytes += 32 + (typeof v === 'string' ? v.length : REFERENCE);
-  return { json, ends, times, bytes, checkedAt, source, keys };
+  return { json, ends, bytes, checkedAt, source, keys };
 }
 
 /** How many items a snapshot holds. */
@@ -57,9 +50,15 @@ export function itemCount(snapshot: Snapshot): number {
   return snapshot.ends.length;
 }
 
+/** The JSON texts of items `start` to `end` (exclusive), comma-separated: one cut of the kept string. */
+export function itemsText(snapshot: Snapshot, start: number, end: number): string {
+  if (end <= start) return '';
+  return snapshot.json.slice(start === 0 ? 0 : (snapshot.ends[start - 1] as number) + 1, snapshot.ends[end - 1] as number);
+}
+
 /** The JSON text of item `i`. */
 export function itemText(snapshot: Snapshot, i: number): string {
-  return snapshot.json.slice(i === 0 ? 0 : (snapshot.ends[i - 1] as number), snapshot.ends[i] as number);
+  return itemsText(snapshot, i, i + 1);
 }
 
 /**

@@ -2,7 +2,7 @@ import { invalidFields } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix, withSignal } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
-import { timedItem, timedText, translateOnce } from './resource-times.js';
+import { timedText, translateOnce } from './resource-times.js';
 import { type V1Collection, fetchV1Collection, findV1 } from './v1-records.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
@@ -12,9 +12,8 @@ import { parsePageParams } from '../list/page-params.js';
 import { PageTokenCodec } from '../list/page-token.js';
 import { type FilterPlan, planFilters } from '../list/plan-filters.js';
 import type { RawQuery } from '../list/query-params.js';
-import { type Snapshot, itemCount, itemText, snapshotOf } from '../list/snapshot-cache.js';
+import { type Snapshot, itemCount, itemText, itemsText, snapshotOf } from '../list/snapshot-cache.js';
 import { type KeyValue, seekAfter, sortItems, v2KeyFn } from '../list/sorted-items.js';
-import type { MetaTimes } from '../meta/meta-store.js';
 import { JsonText } from '../json/json-text.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
@@ -105,15 +104,16 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
       }
       return k;
     });
+    // the times go into the kept texts: a store's times never change in place (a move makes a new
+    // entry), so a page is one cut of the snapshot, not a join of its items
     return snapshotOf(
-      sorted.map((i) => texts[i] as string),
-      times && sorted.map((i) => times[i] as MetaTimes),
+      sorted.map((i) => timedText(ctx, texts[i] as string, times?.[i])),
       now,
       source,
       sorted.map((i) => keys.get(i) ?? keyOf(items[i] as Json)),
     );
   };
-  const itemAt = (snapshot: Snapshot, i: number) => timedItem(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined);
+  const itemAt = (snapshot: Snapshot, i: number) => JSON.parse(itemText(snapshot, i)) as Json;
   const { pageSize, skip } = page.params;
   // the sort keys kept from the sort; a snapshot given without them has them read from its texts
   const keyAt = (snapshot: Snapshot, i: number) => (snapshot.keys?.[i] as KeyValue[] | undefined) ?? keyOf(itemAt(snapshot, i));
@@ -143,10 +143,8 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     for (let i = start; i < end; i += 1) served.push(itemAt(snapshot, i));
     return { [mapping.resource]: await hydrateItems(ctx, served), nextPageToken, totalCount: String(count), skipped: skip };
   }
-  // the page joined from the kept texts: no item is serialized again
-  const parts: string[] = [];
-  for (let i = start; i < end; i += 1) parts.push(timedText(ctx, itemText(snapshot, i), snapshot.times?.[i] as MetaTimes | undefined));
+  // the page cut from the kept texts: no item is serialized or joined again
   return new JsonText(
-    `{"${mapping.resource}":[${parts.join(',')}],"nextPageToken":${JSON.stringify(nextPageToken)},"totalCount":"${count}","skipped":${skip}}`,
+    `{"${mapping.resource}":[${itemsText(snapshot, start, end)}],"nextPageToken":${JSON.stringify(nextPageToken)},"totalCount":"${count}","skipped":${skip}}`,
   );
 }

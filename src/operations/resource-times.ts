@@ -74,12 +74,6 @@ export function timedText(ctx: OperationContext, text: string, times: MetaTimes 
   return text === '{}' ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
 }
 
-/** An item (parsed from its text) with its times set. */
-export function timedItem(ctx: OperationContext, text: string, times: MetaTimes | undefined): Json {
-  const item = JSON.parse(text) as Json;
-  return times ? stamp(ctx, item, times) : item;
-}
-
 /**
  * A record written through the proxy, translated: its times are exact, and the next read adopts its
  * fingerprint. v1 has the write already, so a times store that fails (Redis away) does not fail it:

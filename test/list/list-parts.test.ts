@@ -3,7 +3,7 @@ import { apiError } from '../../src/errors/error-registry.js';
 import { parseOrderBy } from '../../src/mapping/order-by.js';
 import { parsePageParams } from '../../src/list/page-params.js';
 import { PageTokenCodec, TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
-import { SnapshotCache, itemCount, itemText, snapshotOf } from '../../src/list/snapshot-cache.js';
+import { SnapshotCache, itemCount, itemText, itemsText, snapshotOf } from '../../src/list/snapshot-cache.js';
 import { seekAfter, sortItems, v2KeyFn } from '../../src/list/sorted-items.js';
 import { until } from '../support/until.js';
 
@@ -100,7 +100,7 @@ describe('sorting and seeking', () => {
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ ...snapshotOf([`{"n":${n}}`], undefined, 0), bytes: 10 });
+  const snapshot = (n: number) => ({ ...snapshotOf([`{"n":${n}}`], 0), bytes: 10 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;
@@ -202,13 +202,17 @@ describe('snapshot cache', () => {
       vi.useRealTimers();
     }
   });
-  it('keeps the item texts end to end and sizes them as V8 stores them', () => {
-    const s = snapshotOf(['{"a":1}', '{}', '{"b":"x"}'], undefined, 0);
+  it('keeps the item texts comma-separated, cuts any run of them as one page, and sizes them as V8 stores them', () => {
+    const s = snapshotOf(['{"a":1}', '{}', '{"b":"x"}'], 0);
     expect([0, 1, 2].map((i) => itemText(s, i))).toEqual(['{"a":1}', '{}', '{"b":"x"}']);
     expect(itemCount(s)).toBe(3);
-    expect(s.bytes).toBe(18 + 3 * 4);
+    expect(itemsText(s, 0, 3)).toBe('{"a":1},{},{"b":"x"}');
+    expect(itemsText(s, 1, 3)).toBe('{},{"b":"x"}');
+    expect(itemsText(s, 2, 2)).toBe('');
+    expect(JSON.parse(`[${itemsText(s, 0, 2)}]`)).toEqual([{ a: 1 }, {}]);
+    expect(s.bytes).toBe(20 + 3 * 4);
     // one character beyond Latin-1 makes the whole string two bytes a character
-    expect(snapshotOf(['{"a":"é"}', '{"b":"€"}'], [{}, {}], 0).bytes).toBe(2 * 18 + 2 * 4 + 2 * 8);
+    expect(snapshotOf(['{"a":"é"}', '{"b":"€"}'], 0).bytes).toBe(2 * 19 + 2 * 4);
   });
   it('offers a kept snapshot by its source only while the cache keeps it, and stops after a write to its resource', async () => {
     vi.useFakeTimers();
@@ -217,7 +221,7 @@ describe('snapshot cache', () => {
       const cache = new SnapshotCache({ ttlMs: 1_000, maxBytes: 25, now: () => clock });
       const made =
         (source: string, bytes = 10) =>
-        async () => ({ ...snapshotOf(['{"n":1}'], undefined, 0, source), bytes });
+        async () => ({ ...snapshotOf(['{"n":1}'], 0, source), bytes });
       const kept = await cache.get('alice|groups|q', made('groups|q|uid|d1'));
       expect(cache.sameSource('groups|q|uid|d1')).toBe(kept);
       expect(cache.sameSource('groups|q|uid|d2')).toBeUndefined();
