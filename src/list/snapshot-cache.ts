@@ -30,15 +30,23 @@ export interface Snapshot {
 const REFERENCE = 8;
 const WIDE = /[\u0100-\uffff]/;
 
-/** A snapshot of item texts in list order. */
-export function snapshotOf(texts: readonly string[], checkedAt: number, source?: string, keys?: readonly (readonly KeyValue[])[]): Snapshot {
-  const ends = new Uint32Array(texts.length);
-  let at = -1;
-  texts.forEach((text, i) => {
-    at += 1 + text.length;
-    ends[i] = at;
-  });
-  const json = texts.join(',');
+/**
+ * A snapshot of `count` item texts in list order (`textAt(k)`: the k-th). The string is built as it
+ * goes, not from an array joined at the end: one pass, and no array of texts held meanwhile.
+ */
+export function snapshotOf(
+  count: number,
+  textAt: (k: number) => string,
+  checkedAt: number,
+  source?: string,
+  keys?: readonly (readonly KeyValue[])[],
+): Snapshot {
+  const ends = new Uint32Array(count);
+  let json = '';
+  for (let k = 0; k < count; k += 1) {
+    json += k === 0 ? textAt(k) : `,${textAt(k)}`;
+    ends[k] = json.length;
+  }
   let bytes = json.length * (WIDE.test(json) ? 2 : 1) + ends.byteLength;
   // an array per key (about 32 bytes) and its values (a string's characters, or a reference)
   if (keys) for (const key of keys) for (const v of key) bytes += 32 + (typeof v === 'string' ? v.length : REFERENCE);

@@ -2,7 +2,7 @@ import { invalidFields } from '../errors/error-registry.js';
 import { ApiError } from '../errors/api-error.js';
 import { type OperationContext, snapshotPrefix, withSignal } from './operation-context.js';
 import { hydrateItems } from './hydrate-items.js';
-import { timedText, translateOnce } from './resource-times.js';
+import { timedTexts, translateOnce } from './resource-times.js';
 import { type V1Collection, fetchV1Collection, findV1 } from './v1-records.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
@@ -95,22 +95,18 @@ export async function listResource(ctx: OperationContext, query: RawQuery): Prom
     if (times?.some((t) => t.updated >= now && t.created < t.updated)) ctx.lists.cache.stopSharing(mapping.resource);
     const kept: number[] = [];
     for (let i = 0; i < items.length; i += 1) if (plan.predicates.every((p) => p(items[i] as Json))) kept.push(i);
-    const keys = new Map<number, KeyValue[]>();
-    const sorted = sortItems(kept, order.keys, (i) => {
-      let k = keys.get(i);
-      if (k === undefined) {
-        k = keyOf(items[i] as Json);
-        keys.set(i, k);
-      }
-      return k;
-    });
+    // each kept item's sort key, computed once (by item index)
+    const keys: KeyValue[][] = new Array(items.length);
+    const sorted = sortItems(kept, order.keys, (i) => (keys[i] ??= keyOf(items[i] as Json)));
     // the times go into the kept texts: a store's times never change in place (a move makes a new
     // entry), so a page is one cut of the snapshot, not a join of its items
+    const timed = timedTexts(ctx);
     return snapshotOf(
-      sorted.map((i) => timedText(ctx, texts[i] as string, times?.[i])),
+      sorted.length,
+      (k) => timed(texts[sorted[k] as number] as string, times?.[sorted[k] as number]),
       now,
       source,
-      sorted.map((i) => keys.get(i) ?? keyOf(items[i] as Json)),
+      sorted.map((i) => keys[i] ?? keyOf(items[i] as Json)),
     );
   };
   const itemAt = (snapshot: Snapshot, i: number) => JSON.parse(itemText(snapshot, i)) as Json;

@@ -64,14 +64,30 @@ export async function translateWithTimes(ctx: OperationContext, records: readonl
   return (await translateOnce(ctx, records, translate)).items;
 }
 
+/**
+ * Adds times to items' JSON texts (from `translateOnce`), as the client sees them. The fields added
+ * are kept for the last times seen: the items of one read mostly share them.
+ */
+export function timedTexts(ctx: OperationContext): (text: string, times: MetaTimes | undefined) => string {
+  const fields = ctx.resource.meta;
+  let created: string | undefined;
+  let updated: string | undefined;
+  let added = '';
+  return (text, times) => {
+    if (!fields || !times) return text;
+    if (times.createdText !== created || times.updatedText !== updated) {
+      created = times.createdText;
+      updated = times.updatedText;
+      added = (fields.created ? `,"${fields.created}":"${created}"` : '') + (fields.updated ? `,"${fields.updated}":"${updated}"` : '');
+    }
+    if (added === '') return text;
+    return text === '{}' ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
+  };
+}
+
 /** An item's JSON text (from `translateOnce`) with its times added, as the client sees it. */
 export function timedText(ctx: OperationContext, text: string, times: MetaTimes | undefined): string {
-  const fields = ctx.resource.meta;
-  if (!fields || !times) return text;
-  let added = '';
-  if (fields.created) added += `,"${fields.created}":"${times.createdText}"`;
-  if (fields.updated) added += `,"${fields.updated}":"${times.updatedText}"`;
-  return text === '{}' ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
+  return timedTexts(ctx)(text, times);
 }
 
 /**

@@ -97,10 +97,26 @@ describe('sorting and seeking', () => {
     if (!byUid.ok) throw new Error('order');
     expect(sortItems(items, byUid.keys, v2KeyFn(byUid.keys)).map((i) => i.uid)).toEqual(['d', 'c', 'b', 'a']);
   });
+  it('sorts by one string key either way, keeping equal values in their order, and by any key type', () => {
+    const asc = [{ field: ['k'], desc: false }];
+    const desc = [{ field: ['k'], desc: true }];
+    const rows = [
+      { k: 'b', n: 1 },
+      { k: 'a', n: 2 },
+      { k: 'b', n: 3 },
+      { k: 'ab', n: 4 },
+      { k: 'B', n: 5 },
+    ];
+    expect(sortItems(rows, asc, v2KeyFn(asc)).map((r) => r.n)).toEqual([5, 2, 4, 1, 3]);
+    expect(sortItems(rows, desc, v2KeyFn(desc)).map((r) => r.n)).toEqual([1, 3, 4, 2, 5]);
+    // a value that is not a string: absent first, then numbers, then strings
+    const mixed = [{ k: 'x', n: 1 }, { k: 2, n: 2 }, { n: 3 }, { k: 1, n: 4 }];
+    expect(sortItems(mixed, asc, v2KeyFn(asc)).map((r) => r.n)).toEqual([3, 4, 2, 1]);
+  });
 });
 
 describe('snapshot cache', () => {
-  const snapshot = (n: number) => ({ ...snapshotOf([`{"n":${n}}`], 0), bytes: 10 });
+  const snapshot = (n: number) => ({ ...snapshotOf(1, () => `{"n":${n}}`, 0), bytes: 10 });
   it('shares one load among identical concurrent requests and keeps it for the TTL', async () => {
     const cache = new SnapshotCache({ ttlMs: 60_000, maxBytes: 1000 });
     let loads = 0;
@@ -203,7 +219,8 @@ describe('snapshot cache', () => {
     }
   });
   it('keeps the item texts comma-separated, cuts any run of them as one page, and sizes them as V8 stores them', () => {
-    const s = snapshotOf(['{"a":1}', '{}', '{"b":"x"}'], 0);
+    const texts = ['{"a":1}', '{}', '{"b":"x"}'];
+    const s = snapshotOf(texts.length, (k) => texts[k] as string, 0);
     expect([0, 1, 2].map((i) => itemText(s, i))).toEqual(['{"a":1}', '{}', '{"b":"x"}']);
     expect(itemCount(s)).toBe(3);
     expect(itemsText(s, 0, 3)).toBe('{"a":1},{},{"b":"x"}');
@@ -212,7 +229,8 @@ describe('snapshot cache', () => {
     expect(JSON.parse(`[${itemsText(s, 0, 2)}]`)).toEqual([{ a: 1 }, {}]);
     expect(s.bytes).toBe(20 + 3 * 4);
     // one character beyond Latin-1 makes the whole string two bytes a character
-    expect(snapshotOf(['{"a":"é"}', '{"b":"€"}'], 0).bytes).toBe(2 * 19 + 2 * 4);
+    const wide = ['{"a":"é"}', '{"b":"€"}'];
+    expect(snapshotOf(wide.length, (k) => wide[k] as string, 0).bytes).toBe(2 * 19 + 2 * 4);
   });
   it('offers a kept snapshot by its source only while the cache keeps it, and stops after a write to its resource', async () => {
     vi.useFakeTimers();
@@ -221,7 +239,7 @@ describe('snapshot cache', () => {
       const cache = new SnapshotCache({ ttlMs: 1_000, maxBytes: 25, now: () => clock });
       const made =
         (source: string, bytes = 10) =>
-        async () => ({ ...snapshotOf(['{"n":1}'], 0, source), bytes });
+        async () => ({ ...snapshotOf(1, () => '{"n":1}', 0, source), bytes });
       const kept = await cache.get('alice|groups|q', made('groups|q|uid|d1'));
       expect(cache.sameSource('groups|q|uid|d1')).toBe(kept);
       expect(cache.sameSource('groups|q|uid|d2')).toBeUndefined();
