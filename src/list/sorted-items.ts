@@ -48,25 +48,30 @@ export function v2KeyFn(order: readonly SortKey[]): KeyFn {
 }
 
 /**
- * A single unique string key (the default `uid` order) sorts with the engine's native string sort,
- * faster than any comparator. Undefined when the values are not all distinct strings.
+ * A single string key (the default `uid` order) sorts item indices by a plain string comparison,
+ * with no key arrays to walk: the engine compares strings fastest this way. Undefined when a value
+ * is not a string.
  */
-function nativeStringSort<T>(items: readonly T[], keyOf: (item: T) => KeyValue[], desc: boolean): T[] | undefined {
-  const byValue = new Map<string, T>();
-  for (const item of items) {
-    const v = keyOf(item)[0];
-    if (typeof v !== 'string' || byValue.has(v)) return undefined;
-    byValue.set(v, item);
+function singleStringSort<T>(items: readonly T[], keyOf: (item: T) => KeyValue[], desc: boolean): T[] | undefined {
+  const values: string[] = new Array(items.length);
+  for (let i = 0; i < items.length; i += 1) {
+    const v = keyOf(items[i] as T)[0];
+    if (typeof v !== 'string') return undefined;
+    values[i] = v;
   }
-  const values = [...byValue.keys()].sort();
-  if (desc) values.reverse();
-  return values.map((v) => byValue.get(v) as T);
+  const after = desc ? -1 : 1;
+  const order = Array.from(values.keys()).sort((a, b) => {
+    const x = values[a] as string;
+    const y = values[b] as string;
+    return x === y ? 0 : x < y ? -after : after;
+  });
+  return order.map((i) => items[i] as T);
 }
 
 /** Sorts once, each item's key computed once (decorate, sort, undecorate); keys are not kept. */
 export function sortItems<T>(items: readonly T[], order: readonly SortKey[], keyOf: (item: T) => KeyValue[]): T[] {
-  const native = order.length === 1 ? nativeStringSort(items, keyOf, (order[0] as SortKey).desc) : undefined;
-  if (native) return native;
+  const single = order.length === 1 ? singleStringSort(items, keyOf, (order[0] as SortKey).desc) : undefined;
+  if (single) return single;
   const compare = comparatorFor(order);
   const decorated = items.map((item) => ({ item, key: keyOf(item) }));
   decorated.sort((x, y) => compare(x.key, y.key));
