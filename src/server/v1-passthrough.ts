@@ -115,7 +115,7 @@ export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: htt
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || req.httpVersionMajor !== 1 || !underV1(url)) return false;
     const length = headers['content-length'];
     if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) return false;
-    void passOn(deps, req, res, url, method);
+    passOn(deps, req, res, url, method);
     return true;
   };
 }

@@ -60,7 +60,7 @@ class WholeAnswerHandler implements LegacyHandler {
 export function wholeAnswer(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions): Promise<WholeAnswer> {
   // a refusal comes back as onError; a dispatcher that throws instead rejects the promise all the same
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(opts, new WholeAnswerHandler(resolve, reject) as unknown as Dispatcher.DispatchHandler);
+    dispatcher.dispatch(opts, new WholeAnswerHandler(resolve, reject));
   });
 }
 
