@@ -28,6 +28,11 @@ export interface CollectionDef<R> {
   /** records may also be created at the root, with no parent (organizations) */
   rootCreate?: boolean;
   keyOf(record: R): string;
+  /**
+   * the list filter that names one record by its key (`id`): a list given it looks that record up
+   * instead of reading every record, as an indexed v1 does (`matches` still applies the filter)
+   */
+  keyFilter?: string;
   /** builds a new record from a create body (validating it); `parent` is the path parent or '' */
   create(body: Json, parent: string, ctx: Ctx, query: Query): R;
   /** builds the replacement of `existing` from a PUT body: omitted fields reset to zero values; no PUT route without it */

@@ -120,7 +120,9 @@ function addCollection(table: MethodTable, def: AnyCollection, store: Store, cal
   table.on('GET', def.path, async (req) => {
     const ctx = await caller(req.headers.authorization);
     const q = new Query(req.query as Record<string, string | string[]>);
-    const items = [...map.values()].filter((r) => isVisible(def, r, ctx) && def.matches(r, q, ctx));
+    const pinned = def.keyFilter === undefined ? undefined : q.one(def.keyFilter);
+    const candidates = pinned ? [map.get(pinned)].filter((r) => r !== undefined) : [...map.values()];
+    const items = candidates.filter((r) => isVisible(def, r, ctx) && def.matches(r, q, ctx));
     return def.listEnvelope ? def.listEnvelope(items, q, ctx) : { items: items.map((r) => def.renderList(r, ctx)) };
   });
 

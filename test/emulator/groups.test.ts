@@ -39,6 +39,17 @@ describe('emulator: /iam/v1/groups', () => {
     expect(await ids('name=nothing-like-this')).toEqual([]);
   });
 
+  it("a list by id (looked up, not scanned) still applies the caller's access and every other filter", async () => {
+    const ids = async (q: string, token: string) => ((await h.call('GET', `/iam/v1/groups?${q}`, { token })).body.items as { id: string }[]).map((g) => g.id);
+    expect(await ids(`id=${A_TEAM}`, TOKENS.alice)).toEqual([A_TEAM]);
+    expect(await ids(`id=${B}`, TOKENS.alice)).toEqual([]);
+    expect(await ids(`id=${A_TEAM}&name=nothing-like-this`, TOKENS.alice)).toEqual([]);
+    expect(await ids(`id=${A_TEAM}&uidp.children_of=${B}`, TOKENS.alice)).toEqual([]);
+    expect(await ids(`id=${A}/0000000000000000`, TOKENS.alice)).toEqual([]);
+    // an empty id is no filter, as before
+    expect((await ids(`id=&uidp.children_of=${A}`, TOKENS.alice)).sort()).toEqual([A_TEAM]);
+  });
+
   it('creates a root group (owned by its creator) and a child under a parent in the path', async () => {
     const root = await h.call('POST', '/iam/v1/groups/', { token: TOKENS.bob, body: { name: 'bob-org', description: 'mine' } });
     expect(root.status).toBe(200);

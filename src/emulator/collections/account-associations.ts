@@ -28,6 +28,7 @@ export const accountAssociations: CollectionDef<AccountAssociationRecord> = {
   capability: 'account_associations',
   createParent: 'path',
   keyOf: (a) => a.group,
+  keyFilter: 'group',
   create(json, parent, ctx) {
     requireGroup(ctx, parent);
     if (ctx.store.account_associations.has(parent)) {

@@ -132,6 +132,7 @@ export const advisories: CollectionDef<AdvisoryRecord> = {
   createParent: 'body',
   timestampFields: ['createdAt', 'updatedAt', 'deletedAt'],
   keyOf: (a) => a.id,
+  keyFilter: 'id',
   create(json, _parent, ctx) {
     const body = new Body(json);
     const parent = body.string('parentId');

@@ -19,6 +19,7 @@ export const groupInvites: CollectionDef<GroupInviteRecord> = {
   createParent: 'path',
   timestampFields: ['expiration', 'createdAt'],
   keyOf: (i) => i.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     requireGroup(ctx, parent);
     const body = new Body(json);

@@ -37,6 +37,7 @@ export const groups: CollectionDef<GroupRecord> = {
   createParent: 'path',
   rootCreate: true,
   keyOf: (g) => g.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     if (parent !== '') {
       if (!isUidp(parent)) throw invalid(`invalid parent "${parent}"`);

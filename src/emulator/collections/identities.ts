@@ -74,6 +74,7 @@ export const identities: CollectionDef<IdentityRecord> = {
   createParent: 'path',
   timestampFields: ['createdAt', 'updatedAt', 'lastSeen'],
   keyOf: (i) => i.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     requireGroup(ctx, parent);
     return { id: newChildUid(parent), ...fields(new Body(json)), createdAt: ctx.now, updatedAt: ctx.now };

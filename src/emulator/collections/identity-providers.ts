@@ -46,6 +46,7 @@ export const identityProviders: CollectionDef<IdentityProviderRecord> = {
   capability: 'identity_providers',
   createParent: 'path',
   keyOf: (p) => p.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     requireGroup(ctx, parent);
     const record = { id: newChildUid(parent), ...fields(new Body(json), parent, ctx, '') };

@@ -34,6 +34,7 @@ export const repos: CollectionDef<RepoRecord> = {
   createParent: 'path',
   timestampFields: ['createTime'],
   keyOf: (r) => r.id,
+  keyFilter: 'id',
   create(json, parent, ctx, query) {
     if (!isUidp(parent)) throw invalid(`invalid parent "${parent}"`);
     requireGroup(ctx, parent);

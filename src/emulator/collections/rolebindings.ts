@@ -32,6 +32,7 @@ export const rolebindings: CollectionDef<RoleBindingRecord> = {
   createParent: 'path',
   timestampFields: ['createdAt'],
   keyOf: (b) => b.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     requireGroup(ctx, parent);
     // `group` in the body is deprecated and ignored: the group is always Parent(id).

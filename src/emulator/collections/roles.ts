@@ -25,6 +25,7 @@ export const roles: CollectionDef<RoleRecord> = {
   capability: 'roles',
   createParent: 'path',
   keyOf: (r) => r.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     // Managed roles live at the root; only a seed file may add more of them beside the built-in ones.
     if (parent === '' && ctx.seeding) return { id: newRootUid(), ...fields(new Body(json)) };

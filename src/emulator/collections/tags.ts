@@ -44,6 +44,7 @@ export const tags: CollectionDef<TagRecord> = {
   createParent: 'path',
   timestampFields: ['lastUpdated'],
   keyOf: (t) => t.id,
+  keyFilter: 'id',
   create(json, parent, ctx) {
     requireRepo(ctx, parent);
     return { id: newChildUid(parent), ...fields(new Body(json), ctx) };
