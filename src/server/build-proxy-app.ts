@@ -385,7 +385,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     await redis?.quit().catch(() => redis.disconnect());
     lists.cache.clear();
     // the last lines of a stopping proxy are written now, not at the next periodic flush
-    buffered?.flushSync();
+    buffered?.close();
   });
   registerAdminRoutes(app, {
     adminToken: settings.adminToken,
