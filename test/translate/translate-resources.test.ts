@@ -22,6 +22,34 @@ describe('timestamps', () => {
   ])('%s leaves as %s', (given, expected) => {
     expect(normalizeTimestamp(given)).toBe(expected);
   });
+  it('gives the text a Date round trip gives, for times in and out of range, in UTC or with an offset', () => {
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    // every combination of edge values: month 0 and 13, day 0, 28 to 32, hour 24, minute and second 60,
+    // leap and common years, no fraction or 1 to 9 digits, lower-case t and z, and an offset
+    let checked = 0;
+    for (const year of [0, 1900, 2000, 2024, 2026, 9999])
+      for (const month of [0, 1, 2, 4, 12, 13])
+        for (const day of [0, 1, 28, 29, 30, 31, 32])
+          for (const [hour, minute, second] of [
+            [0, 0, 0],
+            [23, 59, 59],
+            [24, 0, 0],
+            [12, 60, 0],
+            [12, 0, 60],
+          ] as const)
+            for (const fraction of ['', '.5', '.999', '.9999', '.123456789'])
+              for (const [t, zone] of [
+                ['T', 'Z'],
+                ['t', 'z'],
+                ['T', '+02:00'],
+              ] as const) {
+                const text = `${pad(year, 4)}-${pad(month)}-${pad(day)}${t}${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${zone}`;
+                const ms = Date.parse(text);
+                expect(normalizeTimestamp(text), text).toBe(Number.isNaN(ms) ? text : new Date(ms).toISOString());
+                checked += 1;
+              }
+    expect(checked).toBe(6 * 6 * 7 * 5 * 5 * 3);
+  });
   it('leaves what is not a timestamp as it came', () => {
     expect(normalizeTimestamp('yesterday')).toBe('yesterday');
     expect(normalizeTimestamp(7)).toBe(7);
