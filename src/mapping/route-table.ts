@@ -38,11 +38,14 @@ export class RouteTable {
     const rest = end < 0 ? '' : tail.slice(end);
     if (rest === '') return { kind: 'collection', resource };
     if (rest.startsWith(':')) return { kind: 'verb', resource, verb: rest.slice(1), uid: undefined };
-    let uid: string;
-    try {
-      uid = decodeURIComponent(rest.slice(1));
-    } catch {
-      return undefined;
+    let uid = rest.slice(1);
+    // most uids arrive unescaped: nothing to decode
+    if (uid.includes('%')) {
+      try {
+        uid = decodeURIComponent(uid);
+      } catch {
+        return undefined;
+      }
     }
     const colon = uid.lastIndexOf(':');
     if (colon >= 0) return { kind: 'verb', resource, verb: uid.slice(colon + 1), uid: uid.slice(0, colon) };

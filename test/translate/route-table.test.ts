@@ -31,4 +31,11 @@ describe('v2 route table', () => {
     expect(summary('/registry/v2beta1/groups')).toBeUndefined();
     expect(summary('/iam/v2beta1/groups/%E0%A4%A')).toBeUndefined();
   });
+
+  it('decodes an escaped uid, and takes an unescaped one as it is', () => {
+    expect(summary(`/iam/v2beta1/groups/${'a'.repeat(40)}%2F${'b'.repeat(16)}`)).toEqual({ kind: 'item', resource: 'groups', uid });
+    expect(summary(`/iam/v2beta1/groups/${uid}%3AlookupGroup`)).toEqual({ kind: 'verb', resource: 'groups', uid, verb: 'lookupGroup' });
+    expect(summary('/iam/v2beta1/groups/caf%C3%A9')).toEqual({ kind: 'item', resource: 'groups', uid: 'café' });
+    expect(summary('/iam/v2beta1/groups/plain+text')).toEqual({ kind: 'item', resource: 'groups', uid: 'plain+text' });
+  });
 });
