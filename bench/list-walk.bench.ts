@@ -4,7 +4,7 @@
 // from the kept snapshot, each next to one direct v1 list call of the same collection and the HTTP
 // floor (the same number of page round trips against a bare server answering a pre-built page),
 // interleaved, three rounds, with the same v1 answer loaded by hand in each round (minimal-list-load.ts):
-// the least a walk over a changed answer can take on this machine. Then
+// the least a walk over a changed answer can take where the bench runs. Then
 // the heap one snapshot of 100,000 groups holds against its v1 JSON, whether expired snapshots are
 // freed within one TTL, and whether all snapshots stay under LIST_CACHE_MAX_BYTES. Load generator,
 // proxy and emulator share one process (run with --expose-gc), so every side pays the client alike.
