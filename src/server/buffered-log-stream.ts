@@ -46,7 +46,7 @@ export class BatchedLogStream implements DestinationStream {
   /** Hands what is held to the sink, which writes it without blocking. */
   flush(): void {
     if (this.lines.length === 0) return;
-    const text = this.lines.length === 1 ? (this.lines[0] as string) : this.lines.join('');
+    const text = this.lines.join('');
     this.lines = [];
     this.size = 0;
     this.sink.write(text);
