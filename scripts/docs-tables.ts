@@ -1,5 +1,7 @@
 // The tables of docs/ that mirror code: written by `npm run docs`, and checked by test/house/docs.test.ts.
+import { ADMIN_PERMISSIONS } from '../src/auth/admin-operators.js';
 import { describeSettings } from '../src/config/load-settings.js';
+import { PRECEDENCE } from '../src/rollout/decide-backend.js';
 import type { EmulatorSettingsSchema, ProxySettingsSchema } from '../src/config/settings-schema.js';
 import type { CompiledResource } from '../src/mapping/compiled-resource.js';
 import type { FieldRuleInput } from '../src/mapping/mapping-schema.js';
@@ -10,6 +12,18 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 export function settingsTable(schema: typeof ProxySettingsSchema | typeof EmulatorSettingsSchema): string {
   const rows = describeSettings(schema).map((s) => `| \`${s.name}\` | ${s.default === undefined ? 'unset' : `\`${s.default}\``} | ${cell(s.description)} |`);
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The order in which a request's side is decided (the first rule that applies). */
+export function precedenceTable(): string {
+  const rows = PRECEDENCE.map((r, i) => `| ${i + 1} | \`${r.rule}\` | ${cell(r.when)} | ${cell(r.side)} |`);
+  return ['| # | rule | when | side |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** What each admin call needs. */
+export function permissionsTable(): string {
+  const rows = ADMIN_PERMISSIONS.map((p) => `| \`${p.method} ${p.path}\` | ${p.role} | ${cell(p.what)} |`);
+  return ['| call | role | what |', '|---|---|---|', ...rows].join('\n');
 }
 
 /** The renamed fields of a resource (nested ones dotted): `v1 name → v2 name`. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
 import type { EmulatorSettings, Settings } from '../config/settings-schema.js';
@@ -7,6 +8,8 @@ import { type RunningProxy, serve, serveBanner } from './serve.js';
 
 export interface RunningDemo extends RunningProxy {
   emulator: RunningEmulator;
+  /** whether the override secret was made here (and so may be written to .demo.env) */
+  overrideSecretGenerated: boolean;
 }
 
 /**
@@ -17,11 +20,13 @@ export async function demo(settings: Settings, emu: EmulatorSettings, opts: { lo
   // the proxy's log level quiets the emulator too (its requests are the proxy's, logged there)
   const emulator = await runEmulator(emu, { quiet: true });
   try {
+    // the tour shows an operator's override: the demo has a secret for it
+    const overrideSecret = settings.rolloutOverrideSecret ?? `ovr-${randomBytes(18).toString('base64url')}`;
     const proxy = await serve(
-      { ...settings, v1BaseUrl: emulator.url, v2BaseUrl: settings.v2BaseUrl ?? emulator.v2Url },
-      { ...(opts.logStream ? { logStream: opts.logStream } : {}), afterClose: () => emulator.close() },
+      { ...settings, v1BaseUrl: emulator.url, v2BaseUrl: settings.v2BaseUrl ?? emulator.v2Url, rolloutOverrideSecret: overrideSecret },
+      { ...(opts.logStream ? { logStream: opts.logStream } : {}), afterClose: () => emulator.close(), demo: true },
     );
-    return { ...proxy, emulator };
+    return { ...proxy, emulator, overrideSecretGenerated: settings.rolloutOverrideSecret === undefined };
   } catch (err) {
     await emulator.close();
     throw err;
@@ -44,7 +49,8 @@ export function demoEnv(d: RunningDemo, devTokenGiven: boolean): string {
     ['NATIVE', quoted(d.emulator.v2Url ?? '')],
     ['ORG', quoted(d.emulator.demoOrg ?? '')],
     ['DEV', devTokenGiven ? '"$DEV_TOKEN"' : quoted(d.emulator.devToken)],
-    ['ADMIN', d.adminTokenGenerated ? quoted(d.settings.adminToken) : '"$ADMIN_TOKEN"'],
+    ['ADMIN', d.adminTokenGenerated ? quoted(d.settings.adminToken ?? '') : '"$ADMIN_TOKEN"'],
+    ['OVERRIDE', d.overrideSecretGenerated ? quoted(d.settings.rolloutOverrideSecret ?? '') : '"$ROLLOUT_OVERRIDE_SECRET"'],
   ];
   return `# written by \`v2proxy demo\`: load it with  . ./.demo.env  (the examples use these)\n${vars.map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
 }

@@ -1,11 +1,13 @@
 import type { DestinationStream } from 'pino';
-import { resolveSettings } from '../config/load-settings.js';
+import { newAdminToken, operatorsConfigured, resolveSettings } from '../config/load-settings.js';
 import type { ResolvedSettings, Settings } from '../config/settings-schema.js';
 import { buildProxyApp } from '../server/build-proxy-app.js';
 import { Lifecycle } from '../server/lifecycle.js';
 
 export interface RunningProxy {
   url: string;
+  /** where the admin surface is: `url`, or the ADMIN_PORT listener */
+  adminUrl: string;
   settings: ResolvedSettings;
   /** whether the admin token was made here (and so may be printed) */
   adminTokenGenerated: boolean;
@@ -24,6 +26,8 @@ export interface ServeOptions {
   logStream?: DestinationStream;
   /** run after the proxy has closed (the demo's emulator) */
   afterClose?: () => Promise<void>;
+  /** the demo: an admin token is made when none is configured, with REDIS_URL too */
+  demo?: boolean;
 }
 
 /** Starts the proxy in front of the v1 backend at V1_BASE_URL. */
@@ -32,14 +36,23 @@ export async function serve(settings: Settings, opts: ServeOptions = {}): Promis
   if (v1BaseUrl === undefined) {
     throw new StartError('V1_BASE_URL is not set: `v2proxy serve` needs the v1 backend (`v2proxy demo` runs the proxy on its embedded emulator)');
   }
-  const resolved = resolveSettings(settings, v1BaseUrl, settings.port);
+  // a made token is printed: only where no other replica would make another (no fleet), or for the demo
+  const made = !operatorsConfigured(settings) && (opts.demo === true || settings.redisUrl === undefined) ? newAdminToken() : undefined;
+  const resolved = resolveSettings(settings, v1BaseUrl, settings.port, undefined, made);
   const lifecycle = new Lifecycle();
   const app = await buildProxyApp(resolved, opts.logStream ? { logStream: opts.logStream, lifecycle } : { lifecycle });
   await app.listen({ host: settings.host, port: settings.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : settings.port;
-  Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port, undefined, resolved.adminToken));
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const adminHost = settings.adminHost ?? settings.host;
+  if (app.adminApp) await app.adminApp.listen({ host: adminHost, port: settings.adminPort ?? 0 });
+  const portOf = (server: typeof app.server, fallback: number) => {
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : fallback;
+  };
+  const port = portOf(app.server, settings.port);
+  Object.assign(resolved, resolveSettings(settings, v1BaseUrl, port, undefined, made));
+  const bracket = (h: string) => (h.includes(':') ? `[${h}]` : h);
+  const host = bracket(settings.host);
+  const scheme = settings.tlsCertFile ? 'https' : 'http';
 
   async function end(delayMs: number): Promise<void> {
     await lifecycle.drain({ delayMs, timeoutMs: settings.shutdownTimeoutMs }, () => app.close(), {
@@ -49,10 +62,12 @@ export async function serve(settings: Settings, opts: ServeOptions = {}): Promis
     await opts.afterClose?.();
   }
 
+  const url = `${scheme}://${host}:${port}`;
   return {
-    url: `${settings.tlsCertFile ? 'https' : 'http'}://${host}:${port}`,
+    url,
+    adminUrl: app.adminApp ? `http://${bracket(adminHost)}:${portOf(app.adminApp.server, settings.adminPort ?? 0)}` : url,
     settings: resolved,
-    adminTokenGenerated: settings.adminToken === undefined,
+    adminTokenGenerated: made !== undefined,
     drain: () => end(settings.shutdownDelayMs),
     close: () => end(0),
   };
@@ -62,8 +77,11 @@ export async function serve(settings: Settings, opts: ServeOptions = {}): Promis
 export function serveBanner(proxy: RunningProxy): string[] {
   const s = proxy.settings;
   const lines = [`v2proxy listening on ${proxy.url} (v1 backend: ${s.v1BaseUrl}; native v2 backend: ${s.v2BaseUrl ?? 'none'})`];
+  if (proxy.adminUrl !== proxy.url) lines.push(`admin surface (/admin, /metrics) on ${proxy.adminUrl}`);
   // a token the operator supplied is theirs to know; only a generated one is shown
   if (proxy.adminTokenGenerated) lines.push(`admin token (/admin, generated): ${s.adminToken}`);
+  else if (s.adminToken === undefined && s.adminTokens === undefined && s.adminTokensFile === undefined)
+    lines.push('admin API: off (no operator is configured)');
   if (s.rolloutFile) lines.push(`rollout file: ${s.rolloutFile}`);
   return lines;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { AdminOperators } from '../auth/admin-operators.js';
 import {
   type CamelKeys,
   camelName,
@@ -77,6 +78,11 @@ export function loadSettings(env: NodeJS.ProcessEnv): SettingsResult {
     if (given('TLS_CERT_FILE') !== given('TLS_KEY_FILE')) problems.push('TLS_CERT_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together');
     if (input.META_STORE === 'redis' && !given('REDIS_URL')) problems.push('META_STORE: redis needs REDIS_URL');
     if (parsed && parsed.SHUTDOWN_DELAY_MS >= parsed.SHUTDOWN_TIMEOUT_MS) problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_TIMEOUT_MS');
+    if (given('ADMIN_HOST') && !given('ADMIN_PORT')) problems.push('ADMIN_HOST: goes with ADMIN_PORT');
+    if (parsed && (parsed.ADMIN_TOKENS !== undefined || parsed.ADMIN_TOKENS_FILE !== undefined)) {
+      const operators = AdminOperators.from({ adminToken: parsed.ADMIN_TOKEN, adminTokens: parsed.ADMIN_TOKENS, adminTokensFile: parsed.ADMIN_TOKENS_FILE });
+      if (!operators.ok) problems.push(operators.error);
+    }
     return problems;
   });
 }
@@ -86,13 +92,26 @@ export function loadEmulatorSettings(env: NodeJS.ProcessEnv): Loaded<EmulatorSet
   return load(EmulatorSettingsSchema, env);
 }
 
-/** Fills the defaults that depend on where the v1 backend and the proxy ended up, and on other settings. */
+/** Whether the settings name any operator of the admin surface. */
+export function operatorsConfigured(s: Settings): boolean {
+  return s.adminToken !== undefined || s.adminTokens !== undefined || s.adminTokensFile !== undefined;
+}
+
+/** A new random admin token (`serve` without a fleet, and `demo`, when no operator is configured). */
+export function newAdminToken(): string {
+  return `adm-${randomBytes(24).toString('base64url')}`;
+}
+
+/**
+ * Fills the defaults that depend on where the v1 backend and the proxy ended up, and on other
+ * settings. `adminToken`: one made for this process (the settings' own wins).
+ */
 export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: number, v2BaseUrl?: string, adminToken?: string): ResolvedSettings {
   const host = s.host.includes(':') ? `[${s.host}]` : s.host;
   return {
     ...s,
     v2BaseUrl: s.v2BaseUrl ?? v2BaseUrl,
-    adminToken: s.adminToken ?? adminToken ?? `adm-${randomBytes(24).toString('base64url')}`,
+    adminToken: s.adminToken ?? adminToken,
     v1BaseUrl,
     v1IssuerUrl: s.v1IssuerUrl ?? v1BaseUrl,
     v1Audience: s.v1Audience ?? v1BaseUrl,

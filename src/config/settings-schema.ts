@@ -162,7 +162,29 @@ export const ProxySettingsSchema = z.object({
   ADMIN_TOKEN: text
     .min(16, { error: 'must be at least 16 characters' })
     .optional()
-    .describe('bearer token of /admin/* (16+ characters; unset: random, printed at start); never printed when given'),
+    .describe(
+      'the token of one operator named `admin` with every role (16+ characters); never printed when given. With no operator configured, `serve` without REDIS_URL makes one and prints it, `serve` with REDIS_URL turns the admin API off (each replica would invent its own), `demo` always makes one',
+    ),
+  ADMIN_TOKENS: text
+    .min(1)
+    .optional()
+    .describe('named operators, comma-separated `name:role:token` (role: viewer, operator or admin; token 16+ characters without `,` or `:`); never printed'),
+  ADMIN_TOKENS_FILE: text
+    .min(1)
+    .optional()
+    .describe('a YAML or JSON file of named operators: `operators: [{name, role, token}]`, or `tokenSha256` (the hex SHA-256 of the token) instead of `token`'),
+  ADMIN_PORT: port()
+    .optional()
+    .describe(
+      'serve the console, the admin API, the diff report and /metrics on a listener of their own, on this port (0: a free one), and not on PORT (unset: on PORT)',
+    ),
+  ADMIN_HOST: text.min(1).optional().describe('address of the ADMIN_PORT listener (unset: HOST)'),
+  ROLLOUT_OVERRIDE_SECRET: text
+    .min(16, { error: 'must be at least 16 characters' })
+    .optional()
+    .describe(
+      'the secret a request sends in `x-v2proxy-override-secret` for its `x-v2proxy-backend` override to be honoured (with `allowOverride: true` in the rollout file; 16+ characters); never logged. Unset: no request can force a side',
+    ),
   SHADOW_MAX_INFLIGHT: positiveInt(10_000).default(32).describe('shadow reads running at once; beyond that a shadow is skipped and counted'),
   DIFF_SAMPLE_VALUES: bool().default(false).describe("keep the values of diff samples (false: a 12-hex hash of each side's value)"),
   RECORD_FILE: text.min(1).optional().describe('append each v2 read served as a JSON line {time, method, url, status, requestId} (for `v2proxy diff`)'),
@@ -236,5 +258,6 @@ export type ResolvedSettings = Settings & {
   v1IssuerAttemptTimeoutMs: number;
   v2TimeoutMs: number;
   v2AttemptTimeoutMs: number;
-  adminToken: string;
+  /** ADMIN_TOKEN, or the one `serve` or `demo` made (undefined: none) */
+  adminToken: string | undefined;
 };

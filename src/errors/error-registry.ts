@@ -108,7 +108,7 @@ export const ERRORS = {
   STATE_STORE_UNAVAILABLE: e(
     GrpcCode.UNAVAILABLE,
     'the shared state store (Redis) does not answer ({reason}); retry',
-    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis, an admin kill or resume of the fleet); a write answered so was not applied, a kill or resume answered so is in force nowhere. Also `/readyz` while Redis is unreachable.',
+    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis, an admin change of the fleet: the kill switch, a route command, publishing a reload); a write answered so was not applied, an admin change answered so is in force nowhere. Also `/readyz` while Redis is unreachable.',
   ),
   // the request's own life
   REQUEST_CANCELLED: e(
@@ -127,8 +127,18 @@ export const ERRORS = {
     '`/readyz` from SIGTERM or SIGINT on; and a request still running when SHUTDOWN_TIMEOUT_MS runs out (its v1 and native calls stop).',
   ),
   // admin API
-  ADMIN_TOKEN_MISSING: e(GrpcCode.UNAUTHENTICATED, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>', 'An admin call without credentials.'),
-  ADMIN_TOKEN_INVALID: e(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid', 'An admin call with a wrong token.'),
+  ADMIN_TOKEN_MISSING: e(GrpcCode.UNAUTHENTICATED, "the admin API needs Authorization: Bearer <an operator's token>", 'An admin call without credentials.'),
+  ADMIN_TOKEN_INVALID: e(GrpcCode.UNAUTHENTICATED, 'the admin token is not valid', "An admin call with a token that is no operator's."),
+  ADMIN_ROLE_REQUIRED: e(
+    GrpcCode.PERMISSION_DENIED,
+    '{name} has the {role} role; this needs the {needed} role',
+    "An operator's call their role does not allow (a viewer's change, an operator's promote or retry); checked before anything else is.",
+  ),
+  ADMIN_API_OFF: e(
+    GrpcCode.NOT_FOUND,
+    'the admin API is off: no operator is configured (ADMIN_TOKEN, ADMIN_TOKENS or ADMIN_TOKENS_FILE)',
+    '`serve` with REDIS_URL and no operator configured: no replica invents a token of its own.',
+  ),
   ROLLOUT_FILE_REFUSED: e(
     GrpcCode.FAILED_PRECONDITION,
     'the rollout file was refused, the last good configuration stays in force: {reason}',

@@ -5,7 +5,7 @@ import type { Json } from '../json/json-path.js';
 import type { JsonText } from '../json/json-text.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { type AppServices, operationContext, type RequestOrigin } from '../operations/operation-context.js';
-import type { RolloutController } from '../rollout/rollout-controller.js';
+import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
 import type { RecordFile } from '../shadow/record-file.js';
@@ -33,7 +33,7 @@ export interface Door<W, N> {
 export interface PipelineDeps {
   v1: V1Client;
   services: AppServices;
-  rollout: RolloutController;
+  rollout: RolloutTraffic;
   /** whether a native backend is configured */
   native: boolean;
   /** whether this proxy sealed a page token (the translation side issued it) */
@@ -68,12 +68,12 @@ export class ExchangePipeline {
     this.gate.enter();
     const { rollout } = this.deps;
     const token = ex.pageToken;
-    const decision = rollout.decide(
-      ex.resource.mapping.resource,
-      ex.operation,
-      ex.headers,
-      token === undefined ? undefined : () => this.deps.issuedHere(token),
-    );
+    const decision = rollout.decide({
+      resource: ex.resource.mapping.resource,
+      operation: ex.operation,
+      headers: ex.headers,
+      issuedHere: token === undefined ? undefined : () => this.deps.issuedHere(token),
+    });
     ex.decision = decision;
     ex.side = decision.backend === 'native' && this.deps.native ? 'native' : 'translate';
     this.planShadow(ex, token !== undefined);
@@ -82,10 +82,10 @@ export class ExchangePipeline {
     try {
       answer = await door.native(ex, ex.origin);
     } catch (err) {
-      rollout.recordNative(decision.route, true);
+      rollout.native(decision, true);
       throw err;
     }
-    rollout.recordNative(decision.route, door.nativeFailed(answer));
+    rollout.native(decision, door.nativeFailed(answer));
     return { side: 'native', value: answer };
   }
 
@@ -117,8 +117,9 @@ export class ExchangePipeline {
     this.gate.leave();
     const { metrics, record, shadow } = this.deps;
     const seconds = (performance.now() - ex.startedAt) / 1000;
-    metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, seconds);
-    this.deps.rollout.recordServed(ex.decision?.route, ex.side, status >= 500, seconds);
+    const rule = ex.decision?.why ?? 'no-rollout';
+    metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, seconds, rule);
+    this.deps.rollout.answered(ex.decision, ex.side, status >= 500, seconds);
     const read = ex.operation === 'list' || ex.operation === 'get';
     const planned = ex.shadow;
     if (!(record && read) && !(planned && shadow)) return;
@@ -132,10 +133,12 @@ export class ExchangePipeline {
         status,
         requestId: ex.origin.requestId,
         protocol: ex.protocol,
+        // a read an operator forced to a side is marked: it is nobody's evidence
+        ...(rule === 'override' ? { decision: rule } : {}),
       });
     }
     if (!planned || !shadow) return;
-    const route = ex.decision?.route;
+    const decision = ex.decision;
     const { config } = planned;
     shadow.submit({
       resource: ex.resource.mapping.resource,
@@ -148,7 +151,7 @@ export class ExchangePipeline {
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: planned.noise,
       call: (side) => this.readFrom(ex, door, side),
-      compared: (reported) => this.deps.rollout.recordDiff(route, reported),
+      compared: (reported) => this.deps.rollout.compared(decision, reported),
     });
   }
 
@@ -158,7 +161,8 @@ export class ExchangePipeline {
     const config = decision?.route?.route;
     const share = decision?.route?.share.shadow ?? 0;
     const runner = this.deps.shadow;
-    if (!config || share <= 0 || !runner || !this.deps.native || decision?.why === 'kill-switch') return;
+    // an operator's override is nobody's evidence: not compared either
+    if (!config || share <= 0 || !runner || !this.deps.native || decision?.why === 'kill-switch' || decision?.evidence === false) return;
     // writes are never sent twice; a continued page cannot be (each side reads only its own tokens)
     if ((ex.operation !== 'list' && ex.operation !== 'get') || continued) runner.skip(ex.resource.mapping.resource, ex.operation);
     else if (this.random() * 100 < share) ex.shadow = { config, noise: this.random() * 100 < config.noise };

@@ -2,7 +2,7 @@ import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RequestOrigin } from '../operations/operation-context.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
-import type { Decision } from '../rollout/rollout-controller.js';
+import type { Decision } from '../rollout/decide-backend.js';
 
 export type Protocol = 'rest' | 'grpc';
 export type Side = 'translate' | 'native';

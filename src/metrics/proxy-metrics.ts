@@ -8,8 +8,8 @@ export class ProxyMetrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'v2proxy_requests_total',
-    help: 'v2 requests served, by front door (rest, grpc), resource, operation, backend and HTTP status (for gRPC, the status its code stands for)',
-    labelNames: ['protocol', 'resource', 'operation', 'backend', 'status'] as const,
+    help: 'v2 requests served, by front door (rest, grpc), resource, operation, backend, HTTP status (for gRPC, the status its code stands for) and the rollout rule that chose the backend (override: an operator forced it; counted nowhere else)',
+    labelNames: ['protocol', 'resource', 'operation', 'backend', 'status', 'decision'] as const,
     registers: [this.registry],
   });
   readonly duration = new Histogram({
@@ -96,6 +96,7 @@ export class ProxyMetrics {
     killSwitch(): boolean;
     rolledBack(): { resource: string; operations: string }[];
     fleet(): { version: number; staleSeconds: number | undefined } | undefined;
+    drift(): boolean;
     progressive(): { resource: string; operations: string; state: string; step: number; native: number }[];
   }): void {
     new Gauge({
@@ -129,6 +130,14 @@ export class ProxyMetrics {
       },
     });
     new Gauge({
+      name: 'v2proxy_rollout_config_drift',
+      help: "whether this replica's own rollout file differs from the configuration the fleet runs (it follows the fleet's)",
+      registers: [this.registry],
+      collect() {
+        this.set(read.drift() ? 1 : 0);
+      },
+    });
+    new Gauge({
       name: 'v2proxy_kill_switch',
       help: 'whether the kill switch is on (every v2 request translated)',
       registers: [this.registry],
@@ -148,7 +157,7 @@ export class ProxyMetrics {
     });
     new Gauge({
       name: 'v2proxy_control_version',
-      help: 'the version of the fleet state (kill switch, rollbacks) this replica has applied (with REDIS_URL)',
+      help: "the version of the fleet's control state (configuration, kill switch, rollbacks, progressive routes) this replica has applied (with REDIS_URL)",
       registers: [this.registry],
       collect() {
         const fleet = read.fleet();
@@ -166,13 +175,13 @@ export class ProxyMetrics {
     });
   }
 
-  /** One v2 request answered: counted by status, timed. */
-  served(protocol: string, resource: string, operation: string, backend: string, status: number, seconds: number): void {
-    const key = `${protocol}|${resource}|${operation}|${backend}|${status}`;
+  /** One v2 request answered: counted by status and the rule that chose its backend, timed. */
+  served(protocol: string, resource: string, operation: string, backend: string, status: number, seconds: number, decision: string): void {
+    const key = `${protocol}|${resource}|${operation}|${backend}|${status}|${decision}`;
     let one = this.series.get(key);
     if (!one) {
       const labels = { protocol, resource, operation, backend };
-      one = { count: this.requests.labels({ ...labels, status: String(status) }), time: this.duration.labels(labels) };
+      one = { count: this.requests.labels({ ...labels, status: String(status), decision }), time: this.duration.labels(labels) };
       this.series.set(key, one);
     }
     one.count.inc();

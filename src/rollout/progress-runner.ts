@@ -1,6 +1,6 @@
-import type { AnalysisCounters, Lease } from '../stores/fleet-state.js';
+import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
 import { addTally, countServed, emptyTally, type IntervalTally, tallyCounts, tallyOf } from './interval-tally.js';
-import { afterInterval, judgeInterval, type ProgressEvent, type RouteProgress, type Schedule, startProgress } from './route-progress.js';
+import { type IntervalResult, judgeInterval, type RouteProgress, type Schedule } from './route-progress.js';
 
 /** A progressive route as the runner sees it. */
 export interface RunnerRoute {
@@ -16,10 +16,10 @@ export interface RunnerDeps {
   /** this replica, as the lease names it */
   holder: string;
   routes(): RunnerRoute[];
-  /** writes a route's next state over revision `rev - 1`; false when another writer was first */
-  write(key: string, next: RouteProgress): Promise<boolean>;
-  /** state changes and steps this replica made */
-  changed(key: string, events: ProgressEvent[]): void;
+  /** a route without a state starts at its first step */
+  start(key: string): Promise<void>;
+  /** an interval judged, made part of the route's state: the route's state afterwards (undefined: gone from the file) */
+  judged(key: string, stage: number, result: IntervalResult): Promise<RouteProgress | undefined>;
   /** a failure of the counters or the state store (the next tick tries again) */
   failed(what: string, err: unknown): void;
 }
@@ -35,8 +35,8 @@ const FAILURE_EVERY_MS = 30_000;
 /**
  * Runs the progressive routes: gathers what this replica served per route, step and interval,
  * sends it to the fleet's counters every tick, and on the replica that holds the lease judges each
- * interval once it is over and moves the route's state (one writer per revision: an operator's
- * change made meanwhile wins, and the interval is judged again on the new state).
+ * interval once it is over and moves the route's state (through the control reducer: an operator's
+ * change made meanwhile wins, and the interval counts on the new state only if it is still the same stage).
  */
 export class ProgressRunner {
   private pending = new Map<string, { route: string; stage: number; index: number; tally: IntervalTally }>();
@@ -155,21 +155,20 @@ export class ProgressRunner {
     const now = this.deps.now();
     let p = route.progress;
     if (!p) {
-      await this.deps.write(route.key, startProgress(schedule, now));
+      await this.deps.start(route.key);
       return;
     }
     const { intervalMs } = schedule;
     const last = Math.floor((now - SETTLE_MS - p.stepStartedAt) / intervalMs) - 1;
     for (let i = Math.max(p.evaluated + 1, last - CATCH_UP + 1); i <= last; i += 1) {
-      const step = schedule.steps[Math.min(p.step, schedule.steps.length - 1)];
+      const at = Math.min(p.step, schedule.steps.length - 1);
+      const step = schedule.steps[at];
       if (!step) return;
       const tally = tallyOf(await this.deps.counters.read(route.key, p.stage, i));
-      const result = judgeInterval(schedule.analysis, step, { step: p.step, index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs }, tally);
-      const next = afterInterval(schedule, p, result, now);
-      if (!(await this.deps.write(route.key, next.progress))) return;
-      this.deps.changed(route.key, next.events);
-      if (next.progress.stage !== p.stage) return;
-      p = next.progress;
+      const result = judgeInterval(schedule.analysis, step, { step: at, index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs }, tally);
+      const next = await this.deps.judged(route.key, p.stage, result);
+      if (!next || next.stage !== p.stage || next.evaluated < i) return;
+      p = next;
     }
   }
 }

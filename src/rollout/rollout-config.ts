@@ -18,11 +18,16 @@ export type Duration = z.output<typeof duration>;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** A duration of the rollout file in milliseconds. */
+/** A duration of the rollout file in milliseconds (NaN for text that is not one: checks run on refused values too). */
 export function durationMs(d: Duration): number {
   if (typeof d === 'number') return d * 1000;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(d) as RegExpExecArray;
-  return Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(d);
+  return m ? Number(m[1]) * (UNIT_MS[m[2] as string] as number) : Number.NaN;
+}
+
+/** An enum whose refusal names the value given: `"lst" is not one of list, get, …`. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (issue) => `${JSON.stringify(issue.input) ?? String(issue.input)} is not one of ${values.join(', ')}` });
 }
 
 const rate = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
@@ -42,7 +47,8 @@ const StepSchema = z.strictObject({
 
 /** How a progressive route's intervals are judged. */
 const AnalysisSchema = z.strictObject({
-  interval: duration.refine((d) => durationMs(d) >= 100, { error: 'must be at least 100ms' }).default('60s'),
+  // a value the duration itself refused is not also too short
+  interval: duration.refine((d) => !(durationMs(d) < 100), { error: 'must be at least 100ms' }).default('60s'),
   /** fewer requests (native ones; compared reads in a step with no native share) make an interval inconclusive */
   minRequests: z.number().int().min(1).max(1e9).default(50),
   maxErrorRate: rate.default(0.01),
@@ -50,13 +56,13 @@ const AnalysisSchema = z.strictObject({
   maxDiffRate: rate.optional(),
   failureLimit: z.number().int().min(1).max(1000).default(2),
   /** checks evaluated and shown that never fail an interval */
-  dryRun: z.array(z.enum(ANALYSIS_CHECKS, { error: `must be one of ${ANALYSIS_CHECKS.join(', ')}` })).default([]),
+  dryRun: z.array(oneOf(ANALYSIS_CHECKS)).default([]),
 });
 
 const RouteSchema = z.strictObject({
   resource: z.string().regex(/^(\*|[a-zA-Z]+)$/, { error: "must be a v2 collection name or '*'" }),
   operations: z
-    .array(z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(', ')}` }))
+    .array(oneOf(OPERATIONS))
     .min(1)
     .default([...OPERATIONS]),
   native: percent.default(0),
@@ -84,6 +90,13 @@ const GuardSchema = z.strictObject({
   maxDiffRate: z.number().min(0).max(1).optional(),
 });
 
+/** Operators' promotions that need a second operator: those moving a route above this native share. */
+const ApprovalsSchema = z.strictObject({
+  nativeAbove: percent,
+  /** a promotion asked for and not approved within this long is forgotten */
+  expireAfter: duration.refine((d) => !(durationMs(d) < 1000), { error: 'must be at least 1s' }).default('1h'),
+});
+
 /** The rollout file: which v2 routes go to the native backend, for which share of callers. */
 export const RolloutSchema = z.strictObject({
   killSwitch: z.boolean().default(false),
@@ -91,10 +104,12 @@ export const RolloutSchema = z.strictObject({
     .string()
     .regex(/^(subject|token|header:[A-Za-z0-9-]+)$/, { error: 'must be subject, token or header:<name>' })
     .default('subject'),
-  allowOverride: z.boolean().default(true),
+  /** honour the override header, only with the operator's secret (ROLLOUT_OVERRIDE_SECRET) */
+  allowOverride: z.boolean().default(false),
   salt: z.string().max(200).default('v2proxy'),
   routes: z.array(RouteSchema).max(1000).default([]),
   guard: GuardSchema.optional(),
+  approvals: ApprovalsSchema.optional(),
 });
 
 export type RolloutConfig = z.output<typeof RolloutSchema>;
@@ -102,6 +117,10 @@ export type RolloutRoute = RolloutConfig['routes'][number];
 export type GuardConfig = z.output<typeof GuardSchema>;
 export type RolloutStep = z.output<typeof StepSchema>;
 export type AnalysisConfig = z.output<typeof AnalysisSchema>;
+export type ApprovalsConfig = z.output<typeof ApprovalsSchema>;
+
+/** The guard of a file without a `guard` section. */
+export const DEFAULT_GUARD: GuardConfig = GuardSchema.parse({});
 
 /** The analysis of a route whose file gives `steps` and no `analysis`. */
 export const DEFAULT_ANALYSIS: AnalysisConfig = AnalysisSchema.parse({});
@@ -140,12 +159,19 @@ function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes):
   return problems;
 }
 
-/** A progressive route names its steps instead of a fixed share, and analysis only goes with steps. */
-function scheduleProblems(raw: unknown): string[] {
-  const routes = ((raw ?? {}) as { routes?: Record<string, unknown>[] }).routes ?? [];
+/**
+ * A progressive route names its steps instead of a fixed share, analysis only goes with steps, and
+ * its last step serves everyone natively (reaching it is what `promoted` means).
+ */
+function scheduleProblems(raw: Record<string, unknown>, config: RolloutConfig): string[] {
+  const routes = Array.isArray(raw.routes) ? (raw.routes as Record<string, unknown>[]) : [];
   return routes.flatMap((route, i) => {
     if (route.steps !== undefined && route.native !== undefined) return [`routes[${i}]: give either native (a fixed share) or steps, not both`];
     if (route.analysis !== undefined && route.steps === undefined) return [`routes[${i}].analysis: only a route with steps is analysed`];
+    const steps = config.routes[i]?.steps;
+    const last = steps?.at(-1);
+    if (steps && last && last.native !== 100)
+      return [`routes[${i}].steps[${steps.length - 1}].native: the last step must be native: 100 (reaching it promotes the route); it is ${last.native}`];
     return [];
   });
 }
@@ -162,11 +188,16 @@ export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
   } catch (err) {
     return { ok: false, error: `not YAML or JSON: ${(err as Error).message.split('\n', 1)[0]}` };
   }
-  const result = RolloutSchema.safeParse(raw ?? {});
-  if (!result.success) {
-    return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
+  try {
+    const result = RolloutSchema.safeParse(raw ?? {});
+    if (!result.success) {
+      return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
+    }
+    const unknown = [...scheduleProblems((raw ?? {}) as Record<string, unknown>, result.data), ...(known ? unknownRoutes(result.data, raw, known) : [])];
+    if (unknown.length > 0) return { ok: false, error: unknown.join('; ') };
+    return { ok: true, config: result.data };
+  } catch (err) {
+    // a check that throws on a value it was not written for refuses the file; it never stops the process
+    return { ok: false, error: `cannot be read: ${(err as Error).message.split('\n', 1)[0]}` };
   }
-  const unknown = [...scheduleProblems(raw), ...(known ? unknownRoutes(result.data, raw, known) : [])];
-  if (unknown.length > 0) return { ok: false, error: unknown.join('; ') };
-  return { ok: true, config: result.data };
 }

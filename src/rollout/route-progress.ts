@@ -47,9 +47,8 @@ export interface IntervalResult {
   checks: CheckResult[];
 }
 
-/** The state of one progressive route: the same for the whole fleet, changed only as a whole (`rev`). */
+/** The state of one progressive route: the same for the whole fleet, part of the control document. */
 export interface RouteProgress {
-  rev: number;
   state: ProgressState;
   step: number;
   /** a new number for each step entered: counts of an earlier step never mix into this one's */
@@ -117,13 +116,35 @@ function enter(schedule: Schedule, p: RouteProgress, step: number, now: number, 
 /** A route that has not run yet: at its first step. */
 export function startProgress(schedule: Schedule, now: number): RouteProgress {
   // `enter` sets every other field
-  const blank = { rev: 0, stage: 0, lastAbort: null, history: [] } as unknown as RouteProgress;
-  return { ...enter(schedule, blank, 0, now, 'started at the first step'), rev: 1 };
+  const blank = { stage: 0, lastAbort: null, history: [] } as unknown as RouteProgress;
+  return enter(schedule, blank, 0, now, 'started at the first step');
+}
+
+/**
+ * A route's state under a schedule that may have changed since it was made (steps removed or
+ * added, a live edit of the file): a step past the new last one becomes the last, and a state
+ * that follows from the step (shadowing, progressing, promoted) is made again from it; paused and
+ * aborted stay. Whatever it is given, the result is a state of this schedule.
+ */
+export function fitToSchedule(schedule: Schedule, p: RouteProgress, now: number): RouteProgress {
+  const last = schedule.steps.length - 1;
+  const step = Number.isInteger(p.step) ? Math.min(Math.max(p.step, 0), last) : 0;
+  const held = p.state === 'paused' || p.state === 'aborted';
+  const state = held ? p.state : stateAt(schedule, step);
+  if (step === p.step && state === p.state) return p;
+  const reason =
+    step === p.step
+      ? `the schedule changed: step ${step + 1} is now ${state}`
+      : `the schedule changed: step ${p.step + 1} is gone, the route is at the last step`;
+  // a step it was moved to starts afresh; only the state it is in changed otherwise
+  return step === p.step
+    ? { ...p, state, reason, changedAt: now }
+    : { ...enter(schedule, p, step, now, reason), ...(held ? { state: p.state, pausedBy: p.pausedBy } : {}) };
 }
 
 /** The shares a route serves with in its state: an aborted route is translated only. */
 export function shareOf(schedule: Schedule, p: RouteProgress | undefined): { native: number; shadow: number } {
-  const step = schedule.steps[Math.min(p?.step ?? 0, schedule.steps.length - 1)] as RolloutStep;
+  const step = schedule.steps[Math.min(Math.max(p?.step ?? 0, 0), schedule.steps.length - 1)] as RolloutStep;
   const shadow = step.shadow ?? schedule.shadow;
   if (p?.state === 'aborted') return { native: 0, shadow: schedule.shadow };
   return { native: step.native, shadow };
@@ -204,13 +225,12 @@ function abort(p: RouteProgress, reason: string, now: number, figures: IntervalR
 export function afterInterval(schedule: Schedule, p: RouteProgress, result: IntervalResult, now: number): Transition {
   const base: RouteProgress = {
     ...p,
-    rev: p.rev + 1,
     evaluated: Math.max(p.evaluated, result.index),
     history: [...p.history, result].slice(-HISTORY),
   };
   if (p.state === 'aborted' || p.state === 'promoted' || result.step !== p.step) return { progress: base, events: [] };
   const { analysis } = schedule;
-  const step = schedule.steps[p.step] as RolloutStep;
+  const step = schedule.steps[Math.min(p.step, schedule.steps.length - 1)] as RolloutStep;
   const next = { ...base, compared: p.compared + result.compared, differed: p.differed + result.differed };
   const until = step.until;
   if (until && next.compared >= until.compared && next.differed / next.compared > until.maxDiffRate) {
@@ -255,14 +275,12 @@ export type Command = { ok: true; transition: Transition } | { ok: false; reason
  */
 export function commandProgress(schedule: Schedule, p: RouteProgress, action: ProgressAction, now: number, by: string, reason: string): Command {
   const why = reason === '' ? `${action} by ${by}` : `${action} by ${by}: ${reason}`;
-  const done = (after: RouteProgress): Command => ({
-    ok: true,
-    transition: { progress: { ...after, rev: p.rev + 1 }, events: changed(p, after, why, by, now, null) },
-  });
+  const done = (after: RouteProgress): Command => ({ ok: true, transition: { progress: after, events: changed(p, after, why, by, now, null) } });
   const ended = p.state === 'aborted' || p.state === 'promoted';
   switch (action) {
     case 'promote':
       if (ended) return { ok: false, reason: `the route is ${p.state}: nothing to promote (retry restarts an aborted route)` };
+      if (p.step >= schedule.steps.length - 1) return { ok: false, reason: 'the route is at its last step' };
       return done(enter(schedule, p, p.step + 1, now, why));
     case 'pause':
       if (ended) return { ok: false, reason: `the route is ${p.state}: nothing to pause` };
@@ -277,4 +295,9 @@ export function commandProgress(schedule: Schedule, p: RouteProgress, action: Pr
       if (p.state !== 'aborted') return { ok: false, reason: `the route is ${p.state}: only an aborted route is retried` };
       return done(enter(schedule, p, 0, now, why));
   }
+}
+
+/** An interval's figures as shown and sent: steps counted from 1, times as ISO text. */
+export function intervalView(r: IntervalResult): Record<string, unknown> {
+  return { ...r, step: r.step + 1, endedAt: new Date(r.endedAt).toISOString() };
 }

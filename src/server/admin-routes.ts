@@ -1,18 +1,14 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { apiError } from '../errors/error-registry.js';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_PERMISSIONS, type AdminOperators, type AdminRole, type Operator, roleAllows } from '../auth/admin-operators.js';
+import { apiError } from '../errors/error-registry.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
-import { ProgressCommandError, type RolloutController } from '../rollout/rollout-controller.js';
-import { PROGRESS_ACTIONS } from '../rollout/route-progress.js';
-import { type ConsoleView, renderConsoleHtml } from './console-page.js';
+import { ControlRefusedError } from '../rollout/control-plane.js';
+import { PROGRESS_ACTIONS, type ProgressAction } from '../rollout/route-progress.js';
+import type { Rollout } from '../rollout/start-rollout.js';
 import type { DiffReport } from '../shadow/diff-book.js';
 import { renderReportHtml } from '../shadow/render-report.js';
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+import { type ConsoleView, renderConsoleHtml } from './console-page.js';
 
 /** The admin token of a request: `Bearer <token>`, or Basic with the token as password (what a browser's login prompt sends). */
 function adminTokenOf(authorization: string | undefined): string | undefined {
@@ -23,16 +19,6 @@ function adminTokenOf(authorization: string | undefined): string | undefined {
   const decoded = Buffer.from(basic, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon < 0 ? undefined : decoded.slice(colon + 1);
-}
-
-/** `/admin/*` opens only with the admin token; no v2 client token ever does. */
-function requireAdmin(req: FastifyRequest, reply: FastifyReply, adminToken: string): void {
-  const token = adminTokenOf(req.headers.authorization);
-  if (token !== undefined && sameSecret(token, adminToken)) return;
-  // a browser shows its login prompt for this; the password is the admin token
-  void reply.header('www-authenticate', 'Basic realm="v2proxy admin", charset="UTF-8"');
-  if (token === undefined) throw apiError('ADMIN_TOKEN_MISSING');
-  throw apiError('ADMIN_TOKEN_INVALID');
 }
 
 /**
@@ -52,7 +38,7 @@ function crossSite(req: FastifyRequest): boolean {
   }
 }
 
-/** The optional `reason` of an admin change: a short text, logged with it. */
+/** The optional `reason` of an admin change: a short text, logged and kept in the audit trail with it. */
 function reasonOf(body: unknown): string {
   if (body === undefined || body === null) return '';
   const reason = (body as { reason?: unknown }).reason;
@@ -63,85 +49,174 @@ function reasonOf(body: unknown): string {
   return (reason ?? '').replace(/[\r\n]+/g, ' ').trim();
 }
 
-/** The rollout admin API and the Prometheus metrics. */
-export function registerAdminRoutes(
-  app: FastifyInstance,
-  opts: {
-    adminToken: string;
-    rollout: RolloutController;
-    metrics: ProxyMetrics;
-    /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
-    diffs: { report(): Promise<DiffReport>; reset(): Promise<void> };
-    /** the fleet's replicas (with REDIS_URL) */
-    fleet?: (() => Promise<unknown>) | undefined;
-  },
-): void {
-  const { rollout } = opts;
+/** One query parameter as text (a repeated one is refused). */
+function param(query: unknown, name: string, pattern: RegExp): string | undefined {
+  const value = (query as Record<string, unknown>)[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !pattern.test(value)) throw apiError('BAD_REQUEST', { reason: `${name}: not a valid value` });
+  return value;
+}
+
+const PAGE_CSP = (script: string) =>
+  `default-src 'none'; style-src 'unsafe-inline'; ${script}connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
+
+/** An admin page: never cached, never framed, nothing loaded from elsewhere. */
+function page(reply: FastifyReply, html: string, nonce?: string): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', PAGE_CSP(nonce ? `script-src 'nonce-${nonce}'; ` : ''))
+    .send(html);
+}
+
+export interface AdminDeps {
+  /** none: the admin API is off */
+  operators: AdminOperators;
+  rollout: Rollout;
+  metrics: ProxyMetrics;
+  /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
+  diffs: { report(): Promise<DiffReport>; reset(): Promise<void> };
+  /** the fleet's replicas (this replica's own view while Redis is away) */
+  fleet(): Promise<Record<string, unknown>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operator?: Operator;
+  }
+  interface FastifyContextConfig {
+    /** the role an admin route needs */
+    adminRole?: AdminRole;
+  }
+}
+
+/**
+ * The admin surface: who may do what is ADMIN_PERMISSIONS (each route is registered from it), every
+ * call named by its operator in the audit trail; and the Prometheus metrics.
+ */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const { rollout, operators } = deps;
+  const routeStatus = (resource: string, operations: readonly string[]) => {
+    const wanted = [...operations].sort().join(',');
+    return (rollout.status().routes as { resource: string; operations: string[] }[]).find(
+      (r) => r.resource === resource && [...r.operations].sort().join(',') === wanted,
+    );
+  };
+  const command = async (req: FastifyRequest<{ Params: { resource: string; operations: string } }>, reply: FastifyReply, action: ProgressAction) => {
+    const reason = reasonOf(req.body);
+    const operations = req.params.operations.split(',');
+    try {
+      const made = await rollout.control.change({
+        type: 'route-command',
+        resource: req.params.resource,
+        operations,
+        action,
+        actor: (req.operator as Operator).name,
+        reason,
+      });
+      // asked for, not done: a second operator must do the same
+      return reply.status(made.pending ? 202 : 200).send(routeStatus(req.params.resource, operations));
+    } catch (err) {
+      if (!(err instanceof ControlRefusedError)) throw err;
+      if (err.kind === 'unknown-route') throw apiError('ROLLOUT_ROUTE_NOT_FOUND', { reason: err.message });
+      throw apiError('ROLLOUT_TRANSITION_REFUSED', { action, reason: err.message });
+    }
+  };
+  const kill = async (req: FastifyRequest, on: boolean) => {
+    await rollout.control.change({ type: 'kill-switch', on, actor: (req.operator as Operator).name, reason: reasonOf(req.body) });
+    return rollout.status();
+  };
+
+  type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  const handlers = new Map<string, Handler>([
+    [
+      'GET /admin',
+      async (req, reply) => {
+        const nonce = randomBytes(16).toString('base64');
+        const view: ConsoleView = {
+          status: rollout.status() as unknown as ConsoleView['status'],
+          fleet: (await deps.fleet()) as unknown as ConsoleView['fleet'],
+          audit: rollout.trail.query({ limit: 20 }),
+          operator: req.operator as Operator,
+          generatedAt: new Date().toISOString(),
+          nonce,
+        };
+        return page(reply, renderConsoleHtml(view), nonce);
+      },
+    ],
+    ['GET /admin/rollout', async () => rollout.status()],
+    ['GET /admin/fleet', async () => deps.fleet()],
+    [
+      'GET /admin/audit',
+      async (req) => {
+        const limit = Number(param(req.query, 'limit', /^\d{1,5}$/) ?? 100);
+        if (limit < 1 || limit > 1000) throw apiError('BAD_REQUEST', { reason: 'limit: from 1 to 1000' });
+        const records = rollout.trail.query({
+          route: param(req.query, 'route', /^[A-Za-z*]{1,64}(\/[a-z,]{1,64})?$/),
+          actor: param(req.query, 'actor', /^[A-Za-z0-9._@-]{1,64}$/),
+          limit,
+        });
+        return { records };
+      },
+    ],
+    [
+      'GET /admin/diff',
+      async (_req, reply) =>
+        page(reply, renderReportHtml(await deps.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() })),
+    ],
+    ['GET /admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(await deps.diffs.report())],
+    ['POST /admin/rollout/kill', (req) => kill(req, true)],
+    ['POST /admin/rollout/resume', (req) => kill(req, false)],
+    [
+      'POST /admin/rollout/reload',
+      async (req) => {
+        const result = await rollout.reload((req.operator as Operator).name);
+        if (!result.ok) throw apiError('ROLLOUT_FILE_REFUSED', { reason: result.error });
+        return rollout.status();
+      },
+    ],
+    [
+      'POST /admin/diff/reset',
+      async (req) => {
+        await deps.diffs.reset();
+        // kept in the audit trail (best effort: the reset is done either way)
+        await rollout.control.change({ type: 'diff-reset', actor: (req.operator as Operator).name, reason: reasonOf(req.body) }).catch(() => undefined);
+        return deps.diffs.report();
+      },
+    ],
+    ...PROGRESS_ACTIONS.map((action): [string, Handler] => [
+      `POST /admin/rollout/routes/:resource/:operations/${action}`,
+      (req, reply) => command(req as FastifyRequest<{ Params: { resource: string; operations: string } }>, reply, action),
+    ]),
+  ]);
+
   app.register(async (admin) => {
     admin.addHook('onRequest', async (req, reply) => {
-      requireAdmin(req, reply, opts.adminToken);
+      void reply.header('x-content-type-options', 'nosniff');
+      if (operators.size === 0) throw apiError('ADMIN_API_OFF');
+      const token = adminTokenOf(req.headers.authorization);
+      const operator = token === undefined ? undefined : operators.authenticate(token);
+      if (!operator) {
+        // a browser shows its login prompt for this; the password is the operator's token
+        void reply.header('www-authenticate', 'Basic realm="v2proxy admin", charset="UTF-8"');
+        throw apiError(token === undefined ? 'ADMIN_TOKEN_MISSING' : 'ADMIN_TOKEN_INVALID');
+      }
+      req.operator = operator;
+      // permission before anything else is looked at (the route, its state)
+      const needed = req.routeOptions.config.adminRole;
+      if (needed && !roleAllows(operator.role, needed)) throw apiError('ADMIN_ROLE_REQUIRED', { name: operator.name, role: operator.role, needed });
       if (req.method !== 'GET' && req.method !== 'HEAD' && crossSite(req)) throw apiError('ADMIN_CROSS_ORIGIN');
     });
-    admin.get('/admin/rollout', async () => rollout.status());
-    admin.post('/admin/rollout/kill', async (req) => {
-      await rollout.setKillSwitch(true, reasonOf(req.body));
-      return rollout.status();
-    });
-    admin.post('/admin/rollout/resume', async (req) => {
-      await rollout.setKillSwitch(false, reasonOf(req.body));
-      return rollout.status();
-    });
-    for (const action of PROGRESS_ACTIONS) {
-      admin.post<{ Params: { resource: string; operations: string } }>(`/admin/rollout/routes/:resource/:operations/${action}`, async (req) => {
-        const reason = reasonOf(req.body);
-        try {
-          return await rollout.command(req.params.resource, req.params.operations.split(','), action, 'admin', reason);
-        } catch (err) {
-          if (!(err instanceof ProgressCommandError)) throw err;
-          if (err.kind === 'unknown-route') throw apiError('ROLLOUT_ROUTE_NOT_FOUND', { reason: err.message });
-          throw apiError('ROLLOUT_TRANSITION_REFUSED', { action, reason: err.message });
-        }
-      });
+    for (const p of ADMIN_PERMISSIONS) {
+      const handler = handlers.get(`${p.method} ${p.path}`);
+      if (!handler) throw new Error(`no handler for the admin call ${p.method} ${p.path}`);
+      admin.route({ method: p.method, url: p.path, config: { adminRole: p.role }, handler });
     }
-    admin.get('/admin', async (_req, reply) => {
-      const nonce = randomBytes(16).toString('base64');
-      const view = {
-        status: rollout.status() as unknown as ConsoleView['status'],
-        fleet: opts.fleet ? ((await opts.fleet()) as ConsoleView['fleet']) : null,
-        generatedAt: new Date().toISOString(),
-        nonce,
-      };
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('x-frame-options', 'DENY')
-        .header(
-          'content-security-policy',
-          `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
-        )
-        .send(renderConsoleHtml(view));
-    });
-    admin.post('/admin/rollout/reload', async (_req, reply) => {
-      const result = rollout.reload();
-      if (!result.ok) throw apiError('ROLLOUT_FILE_REFUSED', { reason: result.error ?? 'invalid' });
-      return reply.send(rollout.status());
-    });
-    admin.get('/admin/fleet', async () => {
-      if (!opts.fleet) return { version: null, self: null, replicas: [], note: 'a single replica: REDIS_URL is not set' };
-      return opts.fleet();
-    });
-    admin.get('/admin/diff', async (_req, reply) => {
-      const html = renderReportHtml(await opts.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() });
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-    });
-    admin.get('/admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(await opts.diffs.report()));
-    admin.post('/admin/diff/reset', async () => {
-      await opts.diffs.reset();
-      return opts.diffs.report();
-    });
   });
+  if (handlers.size !== ADMIN_PERMISSIONS.length) throw new Error('an admin handler has no entry in ADMIN_PERMISSIONS');
   app.get('/metrics', async (_req, reply) => {
-    reply.header('content-type', opts.metrics.registry.contentType);
-    return opts.metrics.registry.metrics();
+    reply.header('content-type', deps.metrics.registry.contentType);
+    return deps.metrics.registry.metrics();
   });
 }

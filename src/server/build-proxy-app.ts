@@ -5,7 +5,6 @@ import { createContextValues } from '@connectrpc/connect';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ResolvedSettings } from '../config/settings-schema.js';
-import { GrpcCode } from '../errors/grpc-codes.js';
 import { LookupCache } from '../hydrate/lookup-cache.js';
 import { PageTokenCodec } from '../list/page-token.js';
 import { SnapshotCache } from '../list/snapshot-cache.js';
@@ -26,7 +25,10 @@ import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
-import { RolloutController } from '../rollout/rollout-controller.js';
+import { AdminOperators } from '../auth/admin-operators.js';
+import { readRolloutFile, RolloutFileError } from '../rollout/rollout-file-source.js';
+import { drifted } from '../rollout/rollout-status.js';
+import { startRollout } from '../rollout/start-rollout.js';
 import { DiffBook, type RouteDelta, reportOf } from '../shadow/diff-book.js';
 import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
@@ -45,32 +47,21 @@ import { registerJsonBody } from './json-body.js';
 import { bufferedLogStream } from './buffered-log-stream.js';
 import { lazyChildLogger } from './lazy-child-logger.js';
 import { loggerOptions } from './logger-options.js';
-import { noRoute } from './no-route.js';
+import { answerInOneShape, frameworkErrors } from './one-error-shape.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { type ErrorReply, sendError } from './send-error.js';
-import { toApiError } from '../errors/to-api-error.js';
+import { requestIdOf } from './request-id.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough, v1Reads } from './v1-passthrough.js';
 import { registerV2Routes } from './v2-routes.js';
 import { ExchangePipeline } from '../exchange/exchange-pipeline.js';
 import { FleetChannel } from '../stores/fleet-channel.js';
-import { RedisFleetState } from '../stores/redis-fleet-state.js';
-import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { FleetRoster } from '../stores/fleet-roster.js';
-import { MemoryAnalysisCounters } from '../stores/memory-analysis-counters.js';
-import { RedisAnalysisCounters } from '../stores/redis-analysis-counters.js';
-import { RedisLease } from '../stores/redis-lease.js';
 import { WebhookSender } from '../upstream/webhook-sender.js';
 import { FleetDiffReport } from '../shadow/fleet-diff-report.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
 const LISTS_TOPIC = 'v2proxy:lists';
-// the topic of the fleet state: its messages are the new version
-const CONTROL_TOPIC = 'v2proxy:control';
-// how often a replica reads the fleet state anyway (an announcement may be lost while disconnected)
-const FLEET_POLL_MS = 500;
 // how often a replica checks in to the fleet's roster, and when a silent one is forgotten
 const ROSTER_CHECK_IN_MS = 1_000;
 const ROSTER_FORGET_MS = 60_000;
@@ -100,6 +91,30 @@ export interface ProxyAppOptions {
   webhookBackoffMs?: number;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** with ADMIN_PORT: the admin surface's own app, for the caller to listen with (closed with this one) */
+    adminApp?: FastifyInstance;
+  }
+}
+
+/** A listener of the admin surface alone (ADMIN_PORT): the same request ids, log lines and error shape as the API's. */
+function adminListener(settings: ResolvedSettings, logs: DestinationStream, requestLog: OneLineRequestLog): FastifyInstance {
+  const admin = Fastify({
+    logger: loggerOptions(settings.logLevel, logs),
+    genReqId: requestIdOf,
+    logController: requestLog,
+    childLoggerFactory: lazyChildLogger,
+    requestIdHeader: false,
+    bodyLimit: 64 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    frameworkErrors,
+  });
+  answerInOneShape(admin);
+  return admin;
+}
+
 /** Assembles the proxy: the v2 surface, token exchange, v1 passthrough, health, and one error shape. */
 export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOptions = {}): Promise<FastifyInstance> {
   const buffered = opts.logStream ? undefined : bufferedLogStream();
@@ -110,6 +125,13 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // v1 reads, passed on before fastify once the v1 backend exists (below)
   let takeRequest: RequestTaker | undefined;
   const requestLog = new OneLineRequestLog(settings.logLevel, logs);
+  const resources = opts.resources ?? loadMappings();
+  const known = new Map(resources.map((r) => [r.mapping.resource, r.mapping.v2.operations]));
+  // the rollout file first: a process never starts on one that is missing or invalid
+  const firstRollout = settings.rolloutFile ? readRolloutFile(settings.rolloutFile, known) : undefined;
+  if (firstRollout && !firstRollout.ok) throw new RolloutFileError(firstRollout.error);
+  const operators = AdminOperators.from(settings);
+  if (!operators.ok) throw new Error(operators.error);
   const app = Fastify({
     // REST and gRPC on one listener: HTTP/1.1 and h2c by the connection's first bytes, or TLS with ALPN;
     // silent, idle and surplus connections closed, HTTP/2 bounded, all of it drained on shutdown
@@ -140,18 +162,11 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     clientErrorHandler,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    // A URL fastify cannot even decode still answers in the one error shape.
-    // (its reply is typed with unresolved route generics, hence the structural cast)
-    // (no hooks run for these, so the request id is set here)
-    frameworkErrors: (err, req, reply) => {
-      reply.header(REQUEST_ID_HEADER, req.id);
-      sendError(reply as unknown as ErrorReply, apiError('MALFORMED_REQUEST', { reason: err.message }));
-    },
+    frameworkErrors,
   });
   // v2 bodies are JSON (or the STS form); plain text is refused rather than read as an empty body.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
-  const resources = opts.resources ?? loadMappings();
   const v1 = v1Origin(settings.v1BaseUrl);
   const limits = { timeoutMs: settings.v1TimeoutMs, maxResponseBytes: settings.v1MaxResponseBytes, maxDepth: MAX_V1_ANSWER_DEPTH };
   const metrics = new ProxyMetrics(lifecycle.connections);
@@ -167,23 +182,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         failed: (message) => app.log.error(message),
       })
     : undefined;
-  // the rollout file first: a process never starts on one that is missing or invalid
-  const rollout = new RolloutController({
-    file: settings.rolloutFile,
-    nativeBackend: settings.v2BaseUrl,
-    now: opts.now ?? Date.now,
-    known: new Map(resources.map((r) => [r.mapping.resource, r.mapping.v2.operations])),
-    events: {
-      info: (message) => app.log.info(message),
-      error: (message) => app.log.error(message),
-      rollback: (resource) => metrics.rollbacks.inc({ resource }),
-      reload: (result) => metrics.reloads.inc({ result }),
-      progress: (route, notice) => {
-        metrics.progressChanges.inc({ resource: route.resource, to: notice.to.state });
-        webhook?.send(notice);
-      },
-    },
-  });
   lifecycle.connections.events = {
     refused: () => metrics.connectionsRefused.inc(),
     abusive: (remote) => app.log.warn(`HTTP/2: a client at ${remote} reset most of its streams; its connection was ended (GOAWAY ENHANCE_YOUR_CALM)`),
@@ -228,18 +226,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   lifecycle.onDeadline(() => {
     for (const pool of new Set([v1Backend, issuerBackend, nativeBackend])) void pool?.destroy(apiError('SHUTTING_DOWN'));
   });
-  // a callback hook: no promise per request
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, req.id);
-    done();
-  });
-
-  app.setErrorHandler((err, req, reply) => {
-    const apiError = toApiError(err);
-    if (apiError.code === GrpcCode.INTERNAL) req.log.error({ err }, 'request failed');
-    return sendError(reply, apiError);
-  });
-  app.setNotFoundHandler((req, reply) => sendError(reply, noRoute(req)));
+  answerInOneShape(app);
 
   registerFormParser(app);
   registerStsRoutes(app, issuer, lifecycle, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
@@ -271,37 +258,74 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     channel.onReconnect(() => lists.cache.clear());
     lists.written = (resource) => channel.publish(LISTS_TOPIC, resource);
   }
-  // the fleet's rollout state (kill switch, rollbacks): read before this replica is ready, then followed
-  if (channel && redis) {
-    channel.on(CONTROL_TOPIC, (version) => rollout.announced(Number(version)));
-    channel.onReconnect(() => rollout.announced(undefined));
-    await rollout.followFleet(new RedisFleetState(redis, CONTROL_TOPIC), FLEET_POLL_MS, new RedisGuardCounters(redis));
-  }
   const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
-  // progressive routes: with a fleet, one state per route and one replica (the lease's) judging the fleet's counts
-  if (redis) rollout.runProgress(new RedisAnalysisCounters(redis), new RedisLease(redis, 'v2proxy:analysis-lease'), self.id, 'redis');
-  else rollout.runProgress(new MemoryAnalysisCounters(opts.now), { hold: async () => true }, self.id, 'memory');
+  const now = opts.now ?? Date.now;
+  // the rollout: its control state (the fleet's with REDIS_URL, read before this replica is ready, then followed)
+  const rollout = await startRollout({
+    file: settings.rolloutFile,
+    first: firstRollout,
+    known,
+    nativeBackend: settings.v2BaseUrl,
+    overrideSecret: settings.rolloutOverrideSecret,
+    now,
+    fleet: redis && channel ? { redis, channel, holder: self.id } : undefined,
+    events: {
+      info: (message) => app.log.info(message),
+      warn: (message) => app.log.warn(message),
+      error: (message) => app.log.error(message),
+      changed: (records) => {
+        for (const r of records) {
+          const to = r.after?.state;
+          if (r.route && r.action.startsWith('route.') && !r.action.endsWith('-requested') && typeof to === 'string')
+            metrics.progressChanges.inc({ resource: r.route.resource, to });
+          webhook?.send({ type: 'rollout.change', ...r });
+        }
+      },
+      rollback: (route) => metrics.rollbacks.inc({ resource: route.route.resource }),
+      reload: (result) => metrics.reloads.inc({ result }),
+    },
+  });
+  if (operators.operators.size === 0)
+    app.log.warn(
+      'the admin API is off: no ADMIN_TOKEN, ADMIN_TOKENS or ADMIN_TOKENS_FILE is set, and with REDIS_URL no replica makes a token of its own (each would have another)',
+    );
   // the roster of the fleet: this replica checks in every second, `/admin/fleet` lists the live ones
   const roster = redis ? new FleetRoster(redis) : undefined;
-  const checkIn = () => {
+  const selfEntry = () => {
     const a = app.server.address();
     const address = typeof a === 'object' && a ? `${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'not listening';
-    const fleet = rollout.fleetStatus();
-    roster?.checkIn({ ...self, address, version: fleet?.version ?? 0, digest: fleet?.digest ?? '', checkedAt: Date.now() });
+    const s = rollout.control.snapshot;
+    return { ...self, address, epoch: s.head.epoch, version: s.head.version, digest: s.local.digest, appliedDigest: s.digest, checkedAt: Date.now() };
   };
+  const checkIn = () => roster?.checkIn(selfEntry());
   const checkingIn = roster ? setInterval(checkIn, ROSTER_CHECK_IN_MS) : undefined;
   checkingIn?.unref();
   app.addHook('onReady', async () => checkIn());
   metrics.rolloutGauges({
-    killSwitch: () => rollout.killSwitch,
-    rolledBack: () => rollout.rolledBackRoutes(),
+    killSwitch: () => rollout.control.snapshot.killSwitch,
+    rolledBack: () => {
+      const at = now();
+      return rollout.control.snapshot.routes
+        .filter((r) => r.rollback && at < r.rollback.until)
+        .map((r) => ({ resource: r.route.resource, operations: r.route.operations.join(',') }));
+    },
     fleet: () => rollout.fleetStatus(),
-    progressive: () => rollout.progressiveRoutes(),
+    drift: () => drifted(rollout.control.snapshot),
+    progressive: () =>
+      rollout.control.snapshot.routes
+        .filter((r) => r.schedule)
+        .map((r) => ({
+          resource: r.route.resource,
+          operations: r.route.operations.join(','),
+          state: r.progress?.state ?? 'shadowing',
+          step: (r.progress?.step ?? 0) + 1,
+          native: r.share.native,
+        })),
   });
   // with a fleet, ready once Redis answers and the fleet state has been read (a restart comes up killed if the fleet is)
   const fleetReady = async (r: NonNullable<typeof redis>) => {
     const answers = await redisAnswers(r);
-    if (answers.ok && !rollout.fleetStatus()?.synced) await rollout.syncFleet();
+    if (answers.ok && !rollout.fleetStatus()?.synced) await rollout.sync?.sync();
     return answers.ok && !rollout.fleetStatus()?.synced ? { ok: false as const, reason: 'the fleet state is not read yet' } : answers;
   };
   registerHealthRoutes(app, probe, lifecycle, redis ? () => fleetReady(redis) : undefined);
@@ -387,32 +411,49 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     // the last lines of a stopping proxy are written now, not at the next periodic flush
     buffered?.close();
   });
-  registerAdminRoutes(app, {
-    adminToken: settings.adminToken,
+  // the admin surface: on a listener of its own with ADMIN_PORT, else on this one
+  const adminApp = settings.adminPort !== undefined ? adminListener(settings, logs, requestLog) : undefined;
+  if (adminApp) {
+    app.decorate('adminApp', adminApp);
+    app.addHook('onClose', async () => adminApp.close());
+  }
+  const replicaView = (entry: ReturnType<typeof selfEntry>, at: number, version: number, epoch: string) => ({
+    id: entry.id,
+    address: entry.address,
+    epoch: entry.epoch,
+    version: entry.version,
+    rolloutDigest: entry.digest,
+    appliedDigest: entry.appliedDigest,
+    drift: entry.digest !== '' && entry.appliedDigest !== '' && entry.digest !== entry.appliedDigest,
+    checkedAt: new Date(entry.checkedAt).toISOString(),
+    uptimeSeconds: Math.round((at - entry.startedAt) / 1000),
+    // behind the fleet, or silent for longer than a few check-ins
+    stale: entry.epoch !== epoch || entry.version < version || at - entry.checkedAt > 3 * ROSTER_CHECK_IN_MS,
+  });
+  registerAdminRoutes(adminApp ?? app, {
+    operators: operators.operators,
     rollout,
     metrics,
     diffs: diffReport,
-    fleet: roster
-      ? async () => {
-          const now = Date.now();
-          const version = rollout.fleetStatus()?.version ?? 0;
-          const replicas = await roster.list(now, ROSTER_FORGET_MS);
-          return {
-            version,
-            self: self.id,
-            replicas: replicas.map((r) => ({
-              id: r.id,
-              address: r.address,
-              version: r.version,
-              rolloutDigest: r.digest,
-              checkedAt: new Date(r.checkedAt).toISOString(),
-              uptimeSeconds: Math.round((now - r.startedAt) / 1000),
-              // behind the fleet, or silent for longer than a few check-ins
-              stale: r.version < version || now - r.checkedAt > 3 * ROSTER_CHECK_IN_MS,
-            })),
-          };
-        }
-      : undefined,
+    fleet: async () => {
+      const at = Date.now();
+      const head = rollout.control.snapshot.head;
+      const sync = rollout.fleetStatus();
+      if (!roster) return { version: head.version, self: self.id, replicas: [], note: 'a single replica: REDIS_URL is not set' };
+      const own = { version: head.version, epoch: head.epoch, self: self.id, staleSeconds: sync?.staleSeconds ?? null, stale: sync?.stale ?? false };
+      try {
+        const entries = await roster.list(at, ROSTER_FORGET_MS);
+        return { ...own, roster: 'known', replicas: entries.map((e) => replicaView({ ...selfEntry(), ...e }, at, head.version, head.epoch)) };
+      } catch (err) {
+        // Redis away: what this replica knows of itself, and that the others are unknown
+        return {
+          ...own,
+          roster: 'unknown',
+          note: `Redis does not answer (${(err as Error).message}): the other replicas are unknown; this replica serves on the control state it applied`,
+          replicas: [{ ...replicaView(selfEntry(), at, head.version, head.epoch), stale: true }],
+        };
+      }
+    },
   });
   const services: AppServices = {
     lists,
@@ -428,7 +469,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const pipeline = new ExchangePipeline({
     v1: v1Client,
     services,
-    rollout,
+    rollout: rollout.traffic,
     native: native !== undefined,
     issuedHere: (token) => lists.tokens.issued(token),
     shadow,

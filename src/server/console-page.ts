@@ -1,3 +1,5 @@
+import { type AdminRole, type Operator, roleAllows } from '../auth/admin-operators.js';
+import type { AuditRecord } from '../rollout/control-document.js';
 import { escapeHtml as esc } from '../shadow/render-report.js';
 
 interface Interval {
@@ -29,12 +31,26 @@ interface RouteView {
   shadow: number;
   effectiveNative: number;
   rolledBack: boolean;
+  approval: { action: string; toNative: number; requestedBy: string; at: string; reason: string; expiresAt: string } | null;
   progress: Progress | null;
 }
 
 export interface ConsoleView {
-  status: { killSwitch: boolean; routes: RouteView[]; progressive: { note: string } | null; lastError: string | null };
-  fleet: { replicas: { id: string; address: string; version: number; stale: boolean; uptimeSeconds: number }[]; note?: string } | null;
+  status: {
+    killSwitch: boolean;
+    routes: RouteView[];
+    progressive: { note: string } | null;
+    lastError: string | null;
+    configuration: { digest: string; ownDigest: string; drift: boolean };
+  };
+  fleet: {
+    replicas: { id: string; address: string; version: number; stale: boolean; uptimeSeconds: number; drift?: boolean }[];
+    note?: string;
+  } | null;
+  /** the last changes, newest first */
+  audit: AuditRecord[];
+  /** who is looking: the buttons are those their role allows */
+  operator: Operator;
   generatedAt: string;
   /** the nonce of the page's one script (its Content-Security-Policy allows nothing else) */
   nonce: string;
@@ -78,7 +94,19 @@ const ACTIONS: Record<string, string[]> = {
   aborted: ['retry'],
 };
 
-function routeCard(r: RouteView): string {
+// the role each button needs (the API checks it too)
+const NEEDS: Record<string, AdminRole> = { promote: 'admin', retry: 'admin', pause: 'operator', resume: 'operator', abort: 'operator' };
+
+function approvalPart(r: RouteView, operator: Operator): string {
+  const a = r.approval;
+  if (!a) return '';
+  const mine = a.requestedBy === operator.name;
+  return `<p class="approval">${esc(a.action)} to native ${a.toNative} % asked by <strong>${esc(a.requestedBy)}</strong> (${esc(a.at)}${
+    a.reason === '' ? '' : `: ${esc(a.reason)}`
+  }): waiting for a second operator until ${esc(a.expiresAt)}${mine ? '; another operator must approve it' : ''}.</p>`;
+}
+
+function routeCard(r: RouteView, operator: Operator): string {
   const ops = r.operations.join(',');
   const name = `${r.resource} ${r.operations.join(', ')}`;
   const p = r.progress;
@@ -89,6 +117,7 @@ function routeCard(r: RouteView): string {
   }
   const path = `/admin/rollout/routes/${encodeURIComponent(r.resource)}/${encodeURIComponent(ops)}`;
   const buttons = (ACTIONS[p.state] ?? [])
+    .filter((a) => roleAllows(operator.role, NEEDS[a] ?? 'admin'))
     .map(
       (a) =>
         `<button type="button" data-post="${esc(`${path}/${a}`)}" data-action="${a}"${a === 'abort' ? ' data-ask="Why abort? (logged; empty is fine)" class="danger"' : ''}>${a}</button>`,
@@ -117,22 +146,38 @@ function routeCard(r: RouteView): string {
     r.effectiveNative !== r.native ? ` (step: ${r.native} %)` : ''
   } · shadow ${r.shadow} % · failures in a row ${p.failures} · ${verdict}</p>
 <p class="reason">${esc(p.reason)}</p>
+${approvalPart(r, operator)}
 ${p.lastAbort ? `<p class="abort">Last abort (${esc(p.lastAbort.at)}): ${esc(p.lastAbort.reason)}</p>` : ''}
 <div class="charts">${charts}</div>
 <div class="actions">${buttons}</div>
 </section>`;
 }
 
-function fleetPart(fleet: ConsoleView['fleet']): string {
-  if (!fleet) return '';
-  if (fleet.replicas.length === 0) return `<p class="meta">${esc(fleet.note ?? 'no replica has checked in')}</p>`;
+function fleetPart(fleet: NonNullable<ConsoleView['fleet']>): string {
+  const note = fleet.note ? `<p class="meta">${esc(fleet.note)}</p>` : '';
+  if (fleet.replicas.length === 0) return note || '<p class="meta">no replica has checked in</p>';
   const rows = fleet.replicas
     .map(
       (r) =>
-        `<tr${r.stale ? ' class="stale"' : ''}><td><code>${esc(r.id)}</code></td><td>${esc(r.address)}</td><td class="n">${r.version}</td><td class="n">${r.uptimeSeconds} s</td><td>${r.stale ? 'stale' : 'ok'}</td></tr>`,
+        `<tr${r.stale ? ' class="stale"' : ''}><td><code>${esc(r.id)}</code></td><td>${esc(r.address)}</td><td class="n">${r.version}</td><td class="n">${r.uptimeSeconds} s</td><td>${
+          r.stale ? 'stale' : 'ok'
+        }${r.drift ? ', its own file differs' : ''}</td></tr>`,
     )
     .join('');
-  return `<div class="scroll"><table class="replicas"><thead><tr><th>replica</th><th>address</th><th>version</th><th>up</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `${note}<div class="scroll"><table class="replicas"><thead><tr><th>replica</th><th>address</th><th>version</th><th>up</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function auditPart(records: AuditRecord[]): string {
+  if (records.length === 0) return '<p class="meta">No change yet.</p>';
+  const rows = records
+    .map(
+      (r) =>
+        `<tr data-action="${esc(r.action)}"><td>${esc(r.at)}</td><td><strong>${esc(r.actor)}</strong></td><td>${esc(r.action)}</td><td>${
+          r.route ? esc(`${r.route.resource} ${r.route.operations.join(',')}`) : ''
+        }</td><td>${esc(r.reason)}</td></tr>`,
+    )
+    .join('');
+  return `<div class="scroll"><table class="audit"><thead><tr><th>when</th><th>who</th><th>what</th><th>route</th><th>why</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 // the page's only script: a button posts to the admin API (same origin, the browser's login) and the page reloads
@@ -159,11 +204,18 @@ setTimeout(() => location.reload(), 30000);
 
 /** The console: every route with its state and figures, the kill switch and the fleet, in one self-contained page. */
 export function renderConsoleHtml(view: ConsoleView): string {
-  const { status } = view;
+  const { status, operator } = view;
+  const may = roleAllows(operator.role, 'operator');
   const kill = status.killSwitch
-    ? `<p class="kill on">Kill switch <strong>on</strong>: every v2 request is translated. <button type="button" data-post="/admin/rollout/resume" data-action="kill-off">turn off</button></p>`
-    : `<p class="kill">Kill switch off. <button type="button" class="danger" data-post="/admin/rollout/kill" data-action="kill-on" data-ask="Why turn the kill switch on? (logged; empty is fine)">turn on</button></p>`;
-  const routes = status.routes.length === 0 ? '<p>No routes in the rollout file: every v2 request is translated.</p>' : status.routes.map(routeCard).join('');
+    ? `<p class="kill on">Kill switch <strong>on</strong>: every v2 request is translated.${may ? ' <button type="button" data-post="/admin/rollout/resume" data-action="kill-off">turn off</button>' : ''}</p>`
+    : `<p class="kill">Kill switch off.${may ? ' <button type="button" class="danger" data-post="/admin/rollout/kill" data-action="kill-on" data-ask="Why turn the kill switch on? (logged; empty is fine)">turn on</button>' : ''}</p>`;
+  const routes =
+    status.routes.length === 0
+      ? '<p>No routes in the rollout file: every v2 request is translated.</p>'
+      : status.routes.map((r) => routeCard(r, operator)).join('');
+  const drift = status.configuration.drift
+    ? `<p class="abort">This replica's own rollout file (${esc(status.configuration.ownDigest)}) differs from the configuration the fleet runs (${esc(status.configuration.digest)}): it follows the fleet's.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>v2proxy console</title>
@@ -176,7 +228,7 @@ header{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}h1{font
 .state{display:inline-block;border-radius:.7rem;padding:0 .55rem;font-size:.8rem;background:#e3e6ee;font-weight:600}
 .s-progressing{background:#e3f2fd;color:#0d47a1}.s-shadowing{background:#ede7f6;color:#4527a0}.s-paused{background:#fff8e1;color:#8d5b00}
 .s-promoted{background:#e8f5e9;color:#1b5e20}.s-aborted{background:#ffebee;color:#b71c1c}
-.facts{margin:.2rem 0}.abort{color:#b71c1c}.verdict.fail{color:#b71c1c}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8d5b00}
+.facts{margin:.2rem 0}.approval{color:#8d5b00}.abort{color:#b71c1c}.verdict.fail{color:#b71c1c}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8d5b00}
 .charts{display:grid;align-items:end;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:.6rem}
 figure.chart{margin:0}figcaption{font-size:.78rem;color:#5a6170}.last{display:block;overflow-wrap:anywhere}
 svg{display:block;width:100%;height:48px;background:#fafbfd;border:1px solid #eef}.none{font-size:.8rem;color:#999;margin:.3rem 0}
@@ -187,14 +239,17 @@ button:disabled{opacity:.5}.kill.on{color:#b71c1c}#said{color:#b71c1c;min-height
 td.n{text-align:right;font-variant-numeric:tabular-nums}tr.stale{color:#b71c1c}code{font:12px ui-monospace,monospace;word-break:break-all}
 </style></head>
 <body>
-<header><h1>v2proxy console</h1><span class="meta">${esc(view.generatedAt)}</span><a href="/admin/diff">diff report</a></header>
+<header><h1>v2proxy console</h1><span class="meta">${esc(view.generatedAt)}</span><span class="meta who">signed in as <strong>${esc(operator.name)}</strong> (${esc(operator.role)})</span><a href="/admin/diff">diff report</a></header>
 ${kill}
+${drift}
 ${status.progressive ? `<p class="meta">Progressive routes: ${esc(status.progressive.note)}.</p>` : ''}
 ${status.lastError ? `<p class="abort">The rollout file was refused: ${esc(status.lastError)}</p>` : ''}
 <p id="said" role="status"></p>
 <div class="routes">${routes}</div>
 <h2>Replicas</h2>
 ${view.fleet ? fleetPart(view.fleet) : '<p class="meta">A single replica: REDIS_URL is not set.</p>'}
+<h2>Last changes</h2>
+${auditPart(view.audit)}
 <script nonce="${esc(view.nonce)}">${SCRIPT}</script>
 </body></html>
 `;

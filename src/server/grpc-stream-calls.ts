@@ -91,7 +91,12 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
       }
     }
     if (!stream.destroyed && !stream.closed) {
-      const head: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', [REQUEST_ID_HEADER]: requestId };
+      const head: http2.OutgoingHttpHeaders = {
+        ':status': 200,
+        'content-type': 'application/grpc+proto',
+        [REQUEST_ID_HEADER]: requestId,
+        'x-content-type-options': 'nosniff',
+      };
       if (!(outcome instanceof ConnectError)) head[BACKEND_HEADER] = outcome.side;
       const trailers = error ? Object.fromEntries(setTrailerStatus(new Headers(), error)) : OK_TRAILERS;
       try {

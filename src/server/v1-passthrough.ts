@@ -176,11 +176,12 @@ class PassedOnRead implements LegacyHandler {
 
   onHeaders(statusCode: number, raw: Buffer[], resume: () => void): boolean {
     this.resume = resume;
-    const head: string[] = [REQUEST_ID_HEADER, this.id];
+    // a body of the backend's is never sniffed into something else on this origin
+    const head: string[] = [REQUEST_ID_HEADER, this.id, 'x-content-type-options', 'nosniff'];
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = (raw[i] as Buffer).toString('latin1');
       const lower = name.toLowerCase();
-      if (HOP_BY_HOP.has(lower)) continue;
+      if (HOP_BY_HOP.has(lower) || lower === 'x-content-type-options') continue;
       const value = (raw[i + 1] as Buffer).toString('latin1');
       // v1's own request id, when it sends one, is the one the client sees (as on the routes)
       if (lower === REQUEST_ID_HEADER) head[1] = value;
@@ -215,6 +216,7 @@ class PassedOnRead implements LegacyHandler {
       .writeHead(status, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(text),
+        'x-content-type-options': 'nosniff',
         [REQUEST_ID_HEADER]: this.id,
       })
       .end(text);

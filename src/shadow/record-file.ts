@@ -8,11 +8,13 @@ export interface RecordedRead {
   requestId: string;
   /** the door it came by (a replay reads every line over REST) */
   protocol?: 'rest' | 'grpc';
+  /** `override`: an operator forced its side (it counts toward no guard, analysis or diff gate) */
+  decision?: 'override';
 }
 
 /**
  * `RECORD_FILE`: each v2 read the proxy serves (a sampled share of them) as one JSON line
- * `{time, method, url, status, requestId, protocol}` (a gRPC read in its REST form), appended. Never a token, a header or a body.
+ * `{time, method, url, status, requestId, protocol}` (and `decision: "override"` when an operator forced its side; a gRPC read in its REST form), appended. Never a token, a header or a body.
  */
 export class RecordFile {
   private readonly stream: WriteStream;

@@ -6,9 +6,11 @@ export interface RosterEntry {
   id: string;
   /** where it listens (host:port as it sees itself) */
   address: string;
-  /** the fleet state version it has applied, and the digest of the rollout file it follows */
+  /** the control state it has applied (epoch and version), the digest of its own rollout file, and of the configuration it runs */
+  epoch: string;
   version: number;
   digest: string;
+  appliedDigest: string;
   /** when it last checked in, and when it started (ms since epoch) */
   checkedAt: number;
   startedAt: number;

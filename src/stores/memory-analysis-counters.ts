@@ -1,4 +1,4 @@
-import type { AnalysisCount, AnalysisCounters } from './fleet-state.js';
+import type { AnalysisCount, AnalysisCounters } from './fleet-counters.js';
 
 /** The analysis counts of a single replica (no REDIS_URL): in memory, an interval forgotten once read past its keep time. */
 export class MemoryAnalysisCounters implements AnalysisCounters {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AnalysisCount, AnalysisCounters } from './fleet-state.js';
+import type { AnalysisCount, AnalysisCounters } from './fleet-counters.js';
 import { onRedis } from './state-store-error.js';
 
 /**

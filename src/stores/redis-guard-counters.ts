@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { FleetCounters, GuardTally } from './fleet-state.js';
+import type { FleetCounters, GuardTally } from './fleet-counters.js';
 import { onRedis } from './state-store-error.js';
 
 /**

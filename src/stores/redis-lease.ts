@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Lease } from './fleet-state.js';
+import type { Lease } from './fleet-counters.js';
 import { onRedis } from './state-store-error.js';
 
 // taken when free, renewed by its holder, never taken from a live holder

@@ -164,6 +164,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
     expect(await tags.locator('.abort').innerText()).toContain('abort by admin: native answers look wrong');
     expect(await tags.locator('button').allInnerTexts()).toEqual(['retry']);
     expect((await route('tags'))?.state).toBe('aborted');
+    // the last changes, newest first, with who made them
+    expect(await p.locator('.who').innerText()).toBe('signed in as admin (admin)');
+    const changes = p.locator('table.audit tbody tr');
+    expect(await changes.nth(0).innerText()).toMatch(/admin\s+route\.abort\s+tags list\s+abort by admin: native answers look wrong/);
+    expect(await changes.nth(1).innerText()).toMatch(/admin\s+route\.pause\s+groups get/);
 
     p.once('dialog', (dialog) => void dialog.accept(''));
     await Promise.all([p.waitForEvent('load'), p.locator('button[data-action="kill-on"]').click()]);

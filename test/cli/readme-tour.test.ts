@@ -79,7 +79,7 @@ describe("README's tour", () => {
     expect(run, run.out).toMatchObject({ code: 0 });
     // the replay read its copy of the group reads, not what it recorded itself, and compared each
     const recorded = readFileSync(join(dir, 'replay.jsonl'), 'utf8').trim().split('\n').length;
-    expect(recorded).toBeGreaterThan(25);
+    expect(recorded).toBeGreaterThanOrEqual(3);
     expect(readFileSync(join(dir, 'reads.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(2 * recorded);
     expect(run.out).toContain(`replaying ${recorded} reads`);
     expect(run.out).toContain(`0 of ${recorded} compared reads (0.00 %) show a reported difference`);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadEmulatorSettings, loadSettings, resolveSettings } from '../../src/config/load-settings.js';
+import { loadEmulatorSettings, loadSettings, newAdminToken, resolveSettings } from '../../src/config/load-settings.js';
 import { EmulatorSettingsSchema, ProxySettingsSchema } from '../../src/config/settings-schema.js';
 
 describe('settings', () => {
@@ -108,14 +108,16 @@ describe('settings', () => {
     expect(loadSettings({ ADMIN_TOKEN: 'short' })).toEqual({ ok: false, error: 'ADMIN_TOKEN: must be at least 16 characters' });
     expect(loadEmulatorSettings({ SIM_V2: 'maybe' })).toEqual({ ok: false, error: 'SIM_V2: must be true or false' });
     expect(loadSettings({ V2_BASE_URL: 'ftp://x' })).toEqual({ ok: false, error: 'V2_BASE_URL: must be an http(s) URL' });
-    // a generated admin token is random; a given one is kept
-    const resolved = resolveSettings(r.settings, 'http://v1', 1);
-    expect(resolved.adminToken).toBe('a'.repeat(16));
+    // a made admin token is random; a given one wins over it; none is made unless asked for
+    expect(resolveSettings(r.settings, 'http://v1', 1, undefined, newAdminToken()).adminToken).toBe('a'.repeat(16));
     const unset = loadSettings({});
     if (!unset.ok) throw new Error(unset.error);
-    const a = resolveSettings(unset.settings, 'http://v1', 1).adminToken;
+    expect(resolveSettings(unset.settings, 'http://v1', 1).adminToken).toBeUndefined();
+    const a = newAdminToken();
     expect(a).toMatch(/^adm-[\w-]{32}$/);
-    expect(resolveSettings(unset.settings, 'http://v1', 1).adminToken).not.toBe(a);
+    expect(newAdminToken()).not.toBe(a);
+    expect(loadSettings({ ADMIN_HOST: '0.0.0.0' })).toEqual({ ok: false, error: 'ADMIN_HOST: goes with ADMIN_PORT' });
+    expect(loadSettings({ ROLLOUT_OVERRIDE_SECRET: 'short' })).toEqual({ ok: false, error: 'ROLLOUT_OVERRIDE_SECRET: must be at least 16 characters' });
   });
 
   it('derives the issuer, audience and public URL from the v1 base URL and the listen address', () => {

@@ -215,7 +215,9 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     expect(res.headers.get('x-request-id')).toBe('connect-call-1');
     expect(await res.json()).toMatchObject({ uid: A, name: 'tenant-a' });
     const metrics = await (await fetch(`${env.proxy.url}/metrics`, { headers: { authorization: `Bearer ${env.proxy.settings.adminToken}` } })).text();
-    expect(metrics).toMatch(/v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="translate",status="200"\} [1-9]/);
+    expect(metrics).toMatch(
+      /v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="translate",status="200",decision="no-native-backend"\} [1-9]/,
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { type GrpcV2, grpcV2 } from '../support/grpc-v2-call.js';
 import { startProxy } from '../support/proxy-harness.js';
 
 const ADMIN = 'admin-token-for-grpc-rollout';
+const SECRET = 'override-secret-for-grpc-rollout';
 const TIMES = 'ignore: [createTime, updateTime]';
 
 /** An unsigned JWT with a subject: the rollout buckets on `sub` without verifying it (the backends do). */
@@ -41,7 +42,14 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     recordFile = join(dir, 'reads.jsonl');
     writeFileSync(file, 'routes: []\n');
     h = await startHarness();
-    proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, RECORD_FILE: recordFile });
+    proxy = await startProxy({
+      V1_BASE_URL: h.url,
+      V2_BASE_URL: h.v2url,
+      ROLLOUT_FILE: file,
+      ADMIN_TOKEN: ADMIN,
+      RECORD_FILE: recordFile,
+      ROLLOUT_OVERRIDE_SECRET: SECRET,
+    });
     grpc = grpcV2(new URL(proxy.url).host, TOKENS.alice);
   });
   beforeEach(async () => {
@@ -81,11 +89,13 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     expect([...thirty].filter((i) => !sixty.has(i))).toEqual([]);
   });
 
-  it('the x-v2proxy-backend metadata picks the side, and the native side answers with its own status, text and details', async () => {
-    await reload('routes: []\n');
+  it("the x-v2proxy-backend metadata picks the side with the operators' secret, and the native side answers with its own status, text and details", async () => {
+    await reload('allowOverride: true\nroutes: []\n');
     const missing = `/iam/v2beta1/groups/${A}/00000000000000aa`;
-    const native = await grpc.call('GET', missing, undefined, { 'x-v2proxy-backend': 'native' });
-    const translated = await grpc.call('GET', missing, undefined, { 'x-v2proxy-backend': 'translate' });
+    // without the secret the metadata is any client's: nothing is forced
+    expect(sideOf(await grpc.call('GET', missing, undefined, { 'x-v2proxy-backend': 'native' }))).toBe('translate');
+    const native = await grpc.call('GET', missing, undefined, { 'x-v2proxy-backend': 'native', 'x-v2proxy-override-secret': SECRET });
+    const translated = await grpc.call('GET', missing, undefined, { 'x-v2proxy-backend': 'translate', 'x-v2proxy-override-secret': SECRET });
     expect([sideOf(native), sideOf(translated)]).toEqual(['native', 'translate']);
     // what the native backend says to the same call made to it directly
     const direct = grpcV2(new URL(h.v2url).host, TOKENS.alice);
@@ -184,8 +194,12 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     await grpc.call('GET', `/iam/v2beta1/groups/${A}`);
     await grpc.call('GET', `/iam/v2beta1/groups?uidp.children_of=${A}&page_size=2`);
     const metrics = (await admin('GET', '/metrics')).body as string;
-    expect(metrics).toMatch(/^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="native",status="200"\} [1-9]\d*$/m);
-    expect(metrics).toMatch(/^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="list",backend="translate",status="200"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(
+      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="native",status="200",decision="bucket"\} [1-9]\d*$/m,
+    );
+    expect(metrics).toMatch(
+      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="list",backend="translate",status="200",decision="no-route"\} [1-9]\d*$/m,
+    );
     const lines = readFileSync(recordFile, 'utf8')
       .trim()
       .split('\n')

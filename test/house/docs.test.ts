@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHES, benchmarksPage } from '../../bench/support/benchmarks-page.js';
-import { between, differencesTable, readBetween, settingsTable } from '../../scripts/docs-tables.js';
+import { between, differencesTable, permissionsTable, precedenceTable, readBetween, settingsTable } from '../../scripts/docs-tables.js';
 import { describeSettings } from '../../src/config/load-settings.js';
 import { EmulatorSettingsSchema, ProxySettingsSchema } from '../../src/config/settings-schema.js';
 import { ERRORS } from '../../src/errors/error-registry.js';
@@ -65,6 +65,14 @@ describe('docs/v1-v2-differences.md and mappings/', () => {
   it('between() replaces only what stands between its markers, and refuses a page without them', () => {
     expect(between('a\n<!-- t -->\nold\n<!-- /t -->\nb', 't', 'new')).toBe('a\n<!-- t -->\nnew\n<!-- /t -->\nb');
     expect(() => between('no markers', 't', 'x')).toThrow(/<!-- t -->/);
+  });
+});
+
+describe('docs/rollout.md and the rollout code', () => {
+  it('the precedence table is the order the decision follows, and the permissions table the one the admin routes are registered from (npm run docs writes them)', () => {
+    const text = page('docs/rollout.md');
+    expect(readBetween(text, 'precedence')).toBe(precedenceTable());
+    expect(readBetween(text, 'permissions')).toBe(permissionsTable());
   });
 });
 

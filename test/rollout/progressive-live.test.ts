@@ -102,7 +102,12 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
   const tick = (ms: number) => {
     clock += ms;
   };
-  const events = () => hook.requests.filter((r) => r.url === '/hooks/rollout').map((r) => JSON.parse(r.body.toString('utf8')));
+  // the route's changes (the configuration's start is told too)
+  const events = () =>
+    hook.requests
+      .filter((r) => r.url === '/hooks/rollout')
+      .map((r) => JSON.parse(r.body.toString('utf8')))
+      .filter((e) => e.action.startsWith('route.'));
 
   beforeAll(async () => {
     h = await startHarness();
@@ -152,25 +157,30 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
       (e) => e.length >= 3,
       'webhook events',
     );
-    // the first delivery was refused (500): the same event came again
-    expect(told[0]).toEqual(told[1]);
-    expect(told.slice(1).map((e) => `${e.from.state}@${e.from.step} → ${e.to.state}@${e.to.step}`)).toEqual([
-      'shadowing@1 → progressing@2',
-      'progressing@2 → promoted@3',
+    // the first delivery (the configuration published at start) was refused (500): it came again
+    const all = hook.requests.filter((r) => r.url === '/hooks/rollout').map((r) => r.body.toString('utf8'));
+    expect(all[0]).toBe(all[1]);
+    expect(JSON.parse(all[0] as string)).toMatchObject({ type: 'rollout.change', action: 'config.published', actor: 'file' });
+    const said = (e: { action: string; actor: string; before: { state: string; step: number } | null; after: { state: string; step: number } }) =>
+      `${e.action} ${e.before ? `${e.before.state}@${e.before.step}` : '-'} → ${e.after.state}@${e.after.step} by ${e.actor}`;
+    expect(told.map(said)).toEqual([
+      'route.start - → shadowing@1 by analysis',
+      'route.promote shadowing@1 → progressing@2 by analysis',
+      'route.promote progressing@2 → promoted@3 by analysis',
     ]);
     expect(told[2]).toMatchObject({
-      type: 'rollout.progress',
+      type: 'rollout.change',
       route: { resource: 'groups', operations: ['get'] },
-      steps: 3,
-      by: 'analysis',
+      actor: 'analysis',
       reason: 'the analysis passed at step 2',
+      after: { state: 'promoted', step: 3, native: 100 },
       figures: { verdict: 'pass', requests: { native: half.native } },
     });
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toMatch(/^v2proxy_rollout_state\{resource="groups",operations="get",state="promoted"\} 1$/m);
     expect(metrics).toMatch(/^v2proxy_rollout_step\{resource="groups",operations="get"\} 3$/m);
     expect(metrics).toMatch(/^v2proxy_rollout_webhook_total\{outcome="retried"\} 1$/m);
-    expect(metrics).toMatch(/^v2proxy_rollout_webhook_total\{outcome="delivered"\} 2$/m);
+    expect(metrics).toMatch(/^v2proxy_rollout_webhook_total\{outcome="delivered"\} 4$/m);
   });
 
   it('aborts when the native backend fails (the emulator answers 503) for failureLimit intervals', async () => {
@@ -234,7 +244,7 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
     } finally {
       await h.dev('DELETE', '/__emulator/faults');
     }
-    const told = events().map((e) => `${e.to.state}@${e.to.step} by ${e.by}`);
+    const told = events().map((e) => `${e.after.state}@${e.after.step} by ${e.actor}`);
     expect(told.slice(-6)).toEqual([
       'aborted@3 by admin',
       'shadowing@1 by admin',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRollout } from '../../src/rollout/rollout-config.js';
-import { RouteGuard } from '../../src/rollout/rollout-guard.js';
+import { guardVerdict } from '../../src/rollout/guard-accountant.js';
+import { MemoryGuardCounters } from '../../src/stores/memory-guard-counters.js';
 import { bucketOf, inNativeShare, jwtSubject, stickyKeyOf } from '../../src/rollout/sticky-bucket.js';
 
 const jwt = (claims: object) => `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
@@ -13,7 +14,7 @@ describe('rollout file', () => {
       config: {
         killSwitch: false,
         stickyBy: 'subject',
-        allowOverride: true,
+        allowOverride: false,
         salt: 'v2proxy',
         routes: [
           { resource: 'groups', operations: ['list', 'get'], native: 30, shadow: 0, noise: 0, ignore: [], relativeThreshold: 20, absoluteThreshold: 0.03 },
@@ -50,7 +51,7 @@ describe('rollout file', () => {
     expect(parseRollout('routes:\n  - resource: groups\n    native: 130\n')).toEqual({ ok: false, error: 'routes[0].native: must be at most 100' });
     expect(parseRollout('routes:\n  - resource: groups\n    operations: [list, patch]\n')).toEqual({
       ok: false,
-      error: 'routes[0].operations[1]: must be one of list, get, create, update, delete',
+      error: 'routes[0].operations[1]: "patch" is not one of list, get, create, update, delete',
     });
     expect(parseRollout('stickyBy: cookie')).toEqual({ ok: false, error: 'stickyBy: must be subject, token or header:<name>' });
     expect(parseRollout('killswitch: true')).toMatchObject({ ok: false, error: expect.stringMatching(/^\(top level\): .*killswitch/) });
@@ -114,25 +115,35 @@ describe('sticky buckets', () => {
 
 describe('route guard', () => {
   const guard = { windowSeconds: 10, minRequests: 4, maxErrorRate: 0.25, cooldownSeconds: 60 };
+  const window = (now: number) => ({ bucketMs: 1_000, buckets: 10, now });
+  const one = (failed: boolean, generation = 0) => ({ route: 'groups|list', generation, kind: 'native' as const, total: 1, failed: failed ? 1 : 0 });
 
-  it('rolls back when the failure share in the window passes the threshold, with enough requests, then restores after the cooldown', () => {
-    const g = new RouteGuard();
-    expect(g.record(guard, true, 0)).toBe(false); // 1 of 1 failed, but fewer than minRequests
-    expect(g.record(guard, false, 1000)).toBe(false);
-    expect(g.record(guard, false, 2000)).toBe(false);
-    expect(g.record(guard, false, 3000)).toBe(false); // 1/4 = 0.25: not above
-    expect(g.record(guard, true, 4000)).toBe(true); // 2/5 = 0.4
-    expect(g.isRolledBack(4000)).toBe(true);
-    expect(g.isRolledBack(63_999)).toBe(true);
-    expect(g.isRolledBack(64_000)).toBe(false);
-    expect(g.rollbacks).toBe(1);
+  it('trips when the failure share of the window passes the threshold, with enough requests', async () => {
+    const counters = new MemoryGuardCounters();
+    const seen = [];
+    for (const [i, failed] of [true, false, false, false, true].entries()) {
+      const [w] = await counters.tally([one(failed)], window(i * 1000));
+      seen.push(w && guardVerdict(w, guard) !== undefined);
+    }
+    // 1 of 1 (fewer than minRequests), …, 1 of 4 (0.25: not above), 2 of 5
+    expect(seen).toEqual([false, false, false, false, true]);
+    const [w] = await counters.tally([], window(4000)).then(async () => counters.tally([{ ...one(false), total: 0 }], window(4000)));
+    expect(guardVerdict(w as never, guard)?.figures).toMatchObject({ requests: 5, failed: 2, rate: 0.4, limit: 0.25 });
   });
 
-  it('forgets outcomes older than the window', () => {
-    const g = new RouteGuard();
-    for (let i = 0; i < 3; i += 1) g.record(guard, true, i);
+  it('forgets outcomes older than the window, and counts each generation (after a rollback) afresh', async () => {
+    const counters = new MemoryGuardCounters();
+    for (let i = 0; i < 3; i += 1) await counters.tally([one(true)], window(i));
     // 11 s later the three failures are out of the window
-    for (let i = 0; i < 4; i += 1) expect(g.record(guard, false, 11_000 + i)).toBe(false);
-    expect(g.window()).toEqual({ requests: 4, failures: 0 });
+    const [later] = await counters.tally([one(false)], window(11_000));
+    expect(later).toMatchObject({ total: 1, failed: 0 });
+    const [fresh] = await counters.tally([one(true, 1)], window(11_000));
+    expect(fresh).toMatchObject({ total: 1, failed: 1 });
+  });
+
+  it('judges the diff trigger only when the file sets maxDiffRate', () => {
+    const w = { kind: 'diff' as const, total: 10, failed: 9 };
+    expect(guardVerdict(w, guard)).toBeUndefined();
+    expect(guardVerdict(w, { ...guard, maxDiffRate: 0.5 })?.why).toMatch(/^share of reads with a reported difference 0.9 above 0.5/);
   });
 });

@@ -99,7 +99,7 @@ describe('progressive rollout: the state machine over a test clock', () => {
   it('promotes through every step: the shadow stage until its compared reads, each pause held, then the last step', () => {
     const s = schedule();
     const r = drive(s);
-    expect(r.p).toMatchObject({ state: 'shadowing', step: 0, rev: 1 });
+    expect(r.p).toMatchObject({ state: 'shadowing', step: 0, stage: 1 });
     expect(shareOf(s, r.p)).toEqual({ native: 0, shadow: 100 });
 
     // the shadow stage waits for 100 compared reads, even when each interval passes

@@ -11,6 +11,8 @@ import { startProxy } from '../support/proxy-harness.js';
 import { walkErrorsAndMaskedUpdate } from '../support/walk-errors-update.js';
 
 type Side = 'translate' | 'native';
+// the operators' secret: only with it does the override header pick a side
+const SECRET = 'override-secret-of-the-case-suite';
 const DOORS: [string, 'rest' | 'grpc', Side][] = [
   ['REST, translated', 'rest', 'translate'],
   ['REST, native', 'rest', 'native'],
@@ -28,7 +30,7 @@ describe('one case suite, four doors: REST and gRPC, each translated and native'
     writeFileSync(file, 'allowOverride: true\nroutes: []\n');
     h = await startHarness();
     // the native backend is the emulator's native surface: REST and gRPC on one port
-    proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file });
+    proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ROLLOUT_OVERRIDE_SECRET: SECRET });
     grpc = grpcV2(new URL(proxy.url).host, TOKENS.alice);
   });
   afterAll(async () => {
@@ -38,12 +40,13 @@ describe('one case suite, four doors: REST and gRPC, each translated and native'
   });
 
   const through = (protocol: 'rest' | 'grpc', side: Side): V2Call => {
+    const force = { 'x-v2proxy-backend': side, 'x-v2proxy-override-secret': SECRET };
     const v2: V2Call = async (method, path, body) => {
       let res: Answer;
       if (protocol === 'rest') {
-        res = await call(proxy.url, method, path, { token: TOKENS.alice, headers: { 'x-v2proxy-backend': side }, ...(body === undefined ? {} : { body }) });
+        res = await call(proxy.url, method, path, { token: TOKENS.alice, headers: force, ...(body === undefined ? {} : { body }) });
       } else {
-        res = await grpc.call(method, path, body, { 'x-v2proxy-backend': side });
+        res = await grpc.call(method, path, body, force);
       }
       // every answer says which side served it, and it is the side asked for
       expect(res.headers.get('x-v2proxy-backend'), `${method} ${path}`).toBe(side);

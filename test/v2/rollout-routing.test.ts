@@ -13,6 +13,8 @@ import { settingsFrom } from '../support/proxy-harness.js';
 import { startRecordingUpstream } from '../support/recording-upstream.js';
 
 const ADMIN = 'admin-token-for-tests-0123';
+const SECRET = 'override-secret-of-the-operators';
+const FORCE = (side: 'native' | 'translate') => ({ 'x-v2proxy-backend': side, 'x-v2proxy-override-secret': SECRET });
 const BULK = 23;
 
 interface Sent {
@@ -52,7 +54,7 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     h = await startHarness({ seed });
     file = join(mkdtempSync(join(tmpdir(), 'v2proxy-rollout-')), 'rollout.yaml');
     write('routes: []\n');
-    const env = { V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN };
+    const env = { V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, ROLLOUT_OVERRIDE_SECRET: SECRET };
     app = await buildProxyApp(resolveSettings(settingsFrom(env), h.url, 0), { now: () => clock });
   });
   beforeEach(async () => {
@@ -68,7 +70,7 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     const plain = await buildProxyApp(resolveSettings(settingsFrom({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url }), h.url, 0));
     try {
       for (const url of ['/iam/v2beta1/groups', `/iam/v2beta1/groups/${A}`, '/iam/v2beta1/nothing']) {
-        const res = await plain.inject({ method: 'GET', url, headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-v2proxy-backend': 'native' } });
+        const res = await plain.inject({ method: 'GET', url, headers: { authorization: `Bearer ${DEV_TOKEN}`, ...FORCE('native') } });
         expect(side(res), url).toBe('translate');
       }
       // a page token the proxy did not issue is not sent native without a rollout file: it is refused here
@@ -169,13 +171,23 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     }
   });
 
-  it('honours x-v2proxy-backend when allowOverride is true, and ignores it otherwise', async () => {
-    await reload('routes:\n  - resource: groups\n    native: 0\n');
-    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: { 'x-v2proxy-backend': 'native' } }))).toBe('native');
+  it("honours x-v2proxy-backend only with the operators' secret and allowOverride: true; forced traffic is counted apart", async () => {
+    await reload('allowOverride: true\nroutes:\n  - resource: groups\n    native: 0\n');
+    // without the secret, or with a wrong or repeated one, the header is any client's: the bucket decides
+    for (const secret of [undefined, 'not-the-secret-of-anyone', [SECRET, SECRET]]) {
+      const headers = { 'x-v2proxy-backend': 'native', ...(secret === undefined ? {} : { 'x-v2proxy-override-secret': secret as string }) };
+      expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers })), String(secret)).toBe('translate');
+    }
+    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: FORCE('native') }))).toBe('native');
+    await reload('allowOverride: true\nroutes:\n  - resource: groups\n    native: 100\n');
+    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: FORCE('translate') }))).toBe('translate');
+    expect((await admin('GET', '')).json().routes[0].served.override).toBeGreaterThanOrEqual(1);
+    expect(await metrics()).toMatch(
+      /^v2proxy_requests_total\{protocol="rest",resource="groups",operation="list",backend="native",status="200",decision="override"\} 1$/m,
+    );
+    // allowOverride defaults to false: the secret alone moves nothing
     await reload('routes:\n  - resource: groups\n    native: 100\n');
-    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: { 'x-v2proxy-backend': 'translate' } }))).toBe('translate');
-    await reload('allowOverride: false\nroutes:\n  - resource: groups\n    native: 100\n');
-    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: { 'x-v2proxy-backend': 'translate' } }))).toBe('native');
+    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: FORCE('translate') }))).toBe('native');
   });
 
   it('keeps a list walk on the side that issued its page token, whatever the percentages do meanwhile', async () => {
@@ -204,7 +216,7 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     expect([...translated.seen].sort()).toEqual([...native.seen].sort());
   });
 
-  it('a page token this proxy did not issue goes native only on a route with a native share; elsewhere translation refuses it', async () => {
+  it('a page token this proxy did not issue goes native wherever a route serves the list, share 0 included; elsewhere translation refuses it', async () => {
     await reload('routes:\n  - resource: groups\n    native: 100\n');
     const first = await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5`, { token: DEV_TOKEN });
     const nativeToken = first.json().nextPageToken as string;
@@ -215,34 +227,30 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     for (const token of [nativeToken, foreign, 'garbage']) {
       expect(side(await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5&page_token=${token}`, { token: DEV_TOKEN })), token).toBe('native');
     }
-    // the route's share is 0 now, and roles have no route: nothing goes native, and the token is refused as not ours
+    // the route's share is 0 now: a walk begun native still finishes there
     await reload('routes:\n  - resource: groups\n    native: 0\n');
-    for (const [url, token] of [
-      ['/iam/v2beta1/groups', nativeToken],
-      ['/iam/v2beta1/groups', foreign],
-      ['/iam/v2beta1/roles', 'garbage'],
-    ] as const) {
+    const next = await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5&page_token=${nativeToken}`, { token: DEV_TOKEN });
+    expect([side(next), next.statusCode]).toEqual(['native', 200]);
+    // no route for roles, and the kill switch: nothing goes native, the token is refused as not ours
+    const refused = async (url: string, token: string) => {
       const res = await send(`${url}?page_size=5&page_token=${token}`, { token: DEV_TOKEN });
       expect(side(res), `${url} ${token}`).toBe('translate');
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 3, details: [{ reason: 'INVALID_ARGUMENT' }, { fieldViolations: [{ field: 'page_token' }] }] });
-    }
-    // the override still sends it where the caller asks
-    const forced = await send(`/iam/v2beta1/groups?uidp.children_of=${A_TEAM}&page_size=5&page_token=${nativeToken}`, {
-      token: DEV_TOKEN,
-      headers: { 'x-v2proxy-backend': 'native' },
-    });
-    expect(side(forced)).toBe('native');
-    expect(forced.statusCode).toBe(200);
+    };
+    await refused('/iam/v2beta1/roles', 'garbage');
+    await admin('POST', '/kill');
+    await refused('/iam/v2beta1/groups', nativeToken);
+    await admin('POST', '/resume');
   });
 
   it('the kill switch sends everything to translation at once, from the admin API or the file', async () => {
-    await reload('routes:\n  - resource: "*"\n    native: 100\n');
+    await reload('allowOverride: true\nroutes:\n  - resource: "*"\n    native: 100\n');
     expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN }))).toBe('native');
     const killed = await admin('POST', '/kill');
     expect(killed.json()).toMatchObject({ killSwitch: true, routes: [{ native: 100, effectiveNative: 0 }] });
     expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN }))).toBe('translate');
-    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: { 'x-v2proxy-backend': 'native' } }))).toBe('translate');
+    expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: FORCE('native') }))).toBe('translate');
     await admin('POST', '/resume');
     expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN }))).toBe('native');
     await reload('killSwitch: true\nroutes:\n  - resource: "*"\n    native: 100\n');
@@ -340,8 +348,10 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     await send(`/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN });
     await send(`/iam/v2beta1/roles/${A}`, { token: TOKENS.alice });
     const text = await metrics();
-    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="groups",operation="get",backend="native",status="200"\} \d+$/m);
-    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="roles",operation="get",backend="translate",status="\d+"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="groups",operation="get",backend="native",status="200",decision="bucket"\} \d+$/m);
+    expect(text).toMatch(
+      /^v2proxy_requests_total\{protocol="rest",resource="roles",operation="get",backend="translate",status="\d+",decision="no-route"\} \d+$/m,
+    );
     expect(text).toMatch(/^v2proxy_request_duration_seconds_bucket\{le="0.005",protocol="rest",resource="groups",operation="get",backend="native"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v1",status="200"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v2",status="200"\} \d+$/m);

@@ -1,0 +1,115 @@
+import type { FleetSyncStatus } from './fleet-sync.js';
+import { durationMs } from './rollout-config.js';
+import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
+import type { Served } from './rollout-traffic.js';
+import { intervalView } from './route-progress.js';
+
+/** What a replica adds to its snapshot for `GET /admin/rollout`. */
+export interface StatusExtras {
+  now: number;
+  nativeBackend: string | undefined;
+  /** with REDIS_URL: how this replica follows the fleet */
+  fleet: FleetSyncStatus | undefined;
+  progressiveStore: 'memory' | 'redis';
+  served(key: string): Served;
+  window(key: string): { requests: number; failures: number };
+}
+
+const iso = (ms: number | undefined | null) => (ms === undefined || ms === null ? null : new Date(ms).toISOString());
+
+/** Whether this replica's own rollout file differs from the configuration the fleet runs. */
+export function drifted(s: RolloutSnapshot): boolean {
+  return s.local.file !== undefined && s.doc.config !== null && s.local.digest !== s.doc.config.digest;
+}
+
+function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Record<string, unknown> {
+  const rolledBack = r.rollback !== undefined && x.now < r.rollback.until;
+  const p = r.progress;
+  const approvals = s.config.approvals;
+  return {
+    resource: r.route.resource,
+    operations: r.route.operations,
+    native: r.share.native,
+    shadow: r.share.shadow,
+    effectiveNative: s.killSwitch || rolledBack || !x.nativeBackend ? 0 : r.share.native,
+    rolledBack,
+    rolledBackUntil: rolledBack ? iso(r.rollback?.until) : null,
+    rollbacks: r.rollback?.count ?? 0,
+    window: x.window(r.key),
+    served: x.served(r.key),
+    approval:
+      r.approval && approvals
+        ? {
+            action: r.approval.action,
+            toNative: r.approval.toNative,
+            requestedBy: r.approval.requestedBy,
+            at: iso(r.approval.at),
+            reason: r.approval.reason,
+            expiresAt: iso(r.approval.at + durationMs(approvals.expireAfter)),
+          }
+        : null,
+    progress: r.schedule
+      ? {
+          state: p?.state ?? 'shadowing',
+          step: (p?.step ?? 0) + 1,
+          steps: r.schedule.steps.length,
+          stepStartedAt: iso(p?.stepStartedAt),
+          failures: p?.failures ?? 0,
+          pausedBy: p?.pausedBy ?? null,
+          reason: p?.reason ?? 'not started yet: the analysis starts the route at its first step',
+          changedAt: iso(p?.changedAt),
+          lastAbort: p?.lastAbort
+            ? { reason: p.lastAbort.reason, at: iso(p.lastAbort.at), figures: p.lastAbort.figures ? intervalView(p.lastAbort.figures) : null }
+            : null,
+          intervals: (p?.history ?? []).map(intervalView),
+        }
+      : null,
+  };
+}
+
+/** `GET /admin/rollout`: the snapshot in force here, as JSON. */
+export function rolloutStatus(s: RolloutSnapshot, x: StatusExtras): Record<string, unknown> {
+  const published = s.doc.config;
+  const now = x.now;
+  return {
+    file: s.local.file ?? null,
+    loadedAt: iso(s.local.loadedAt),
+    lastError: s.local.lastError ?? s.local.refused,
+    nativeBackend: x.nativeBackend ?? null,
+    killSwitch: s.killSwitch,
+    kill: s.doc.kill ? { on: s.doc.kill.on, by: s.doc.kill.actor, at: iso(s.doc.kill.at), reason: s.doc.kill.reason } : null,
+    configuration: {
+      digest: s.digest,
+      ownDigest: s.local.digest,
+      drift: drifted(s),
+      publishedBy: published?.actor ?? null,
+      publishedAt: iso(published?.at),
+      version: s.head.version,
+    },
+    fleet: x.fleet
+      ? {
+          epoch: x.fleet.epoch,
+          version: x.fleet.version,
+          staleSeconds: x.fleet.staleSeconds ?? null,
+          stale: x.fleet.stale,
+          digest: s.local.digest,
+          fleetDigest: published?.digest ?? '',
+          drift: drifted(s),
+        }
+      : null,
+    progressive: s.routes.some((r) => r.schedule)
+      ? {
+          store: x.progressiveStore,
+          note:
+            x.progressiveStore === 'redis'
+              ? 'one state per route for the whole fleet; the replica holding the lease judges the intervals'
+              : "this replica's memory: one replica only, starting afresh at a restart",
+        }
+      : null,
+    approvals: s.routes
+      .filter((r) => r.approval)
+      .map((r) => ({ resource: r.route.resource, operations: r.route.operations, ...(routeStatus(s, r, x).approval as object) })),
+    config: s.config,
+    routes: s.routes.map((r) => routeStatus(s, r, { ...x, now })),
+  };
+}

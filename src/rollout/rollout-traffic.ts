@@ -1,0 +1,72 @@
+import type { ControlPlane } from './control-plane.js';
+import { type Backend, type Decision, type DecisionInput, decideBackend } from './decide-backend.js';
+import type { GuardAccountant } from './guard-accountant.js';
+import type { OverrideSecret } from './override-secret.js';
+import type { ProgressRunner } from './progress-runner.js';
+
+/** Requests a route served, by side and by override (this replica's, since it started). */
+export interface Served {
+  translate: number;
+  native: number;
+  /** of those, sent where an operator's override asked */
+  override: number;
+}
+
+/**
+ * What the request pipeline asks of the rollout: a side for each request (decided on the snapshot
+ * it takes once), and what it then saw, fed to the guard and the progressive analysis. Traffic an
+ * override steered is evidence of nothing: it is counted in `served` only.
+ */
+export class RolloutTraffic {
+  private readonly served = new Map<string, Served>();
+
+  constructor(
+    private readonly deps: {
+      control: ControlPlane;
+      guard: GuardAccountant;
+      runner: ProgressRunner;
+      nativeBackend: boolean;
+      overrideSecret: OverrideSecret | undefined;
+      now(): number;
+    },
+  ) {}
+
+  decide(input: DecisionInput): Decision {
+    const { deps } = this;
+    const d = decideBackend(deps.control.snapshot, input, { nativeBackend: deps.nativeBackend, overrideSecret: deps.overrideSecret, now: deps.now() });
+    if (d.route) {
+      let counts = this.served.get(d.route.key);
+      if (!counts) {
+        counts = { translate: 0, native: 0, override: 0 };
+        this.served.set(d.route.key, counts);
+      }
+      counts[d.backend] += 1;
+      if (!d.evidence) counts.override += 1;
+    }
+    return d;
+  }
+
+  /** A native answer of a decided request (5xx or none: failed). */
+  native(d: Decision | undefined, failed: boolean): void {
+    if (d?.route && d.evidence) this.deps.guard.native(d.route, failed);
+  }
+
+  /** A request answered, how and how fast: for a progressive route's analysis. */
+  answered(d: Decision | undefined, side: Backend, failed: boolean, seconds: number): void {
+    const route = d?.route;
+    if (!route?.schedule || !d?.evidence) return;
+    this.deps.runner.served({ key: route.key, schedule: route.schedule, progress: route.progress }, side, failed, seconds * 1000);
+  }
+
+  /** A shadow read of a decided request compared (with a reported difference or not). */
+  compared(d: Decision | undefined, differed: boolean): void {
+    const route = d?.route;
+    if (!route || !d?.evidence) return;
+    if (route.schedule) this.deps.runner.compared({ key: route.key, schedule: route.schedule, progress: route.progress }, differed);
+    this.deps.guard.compared(route, differed);
+  }
+
+  servedOn(key: string): Served {
+    return { ...(this.served.get(key) ?? { translate: 0, native: 0, override: 0 }) };
+  }
+}

@@ -1,0 +1,228 @@
+import type { Redis } from 'ioredis';
+import type { FleetChannel } from '../stores/fleet-channel.js';
+import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
+import { MemoryAnalysisCounters } from '../stores/memory-analysis-counters.js';
+import { MemoryControlStore } from '../stores/memory-control-store.js';
+import { MemoryGuardCounters } from '../stores/memory-guard-counters.js';
+import { RedisAnalysisCounters } from '../stores/redis-analysis-counters.js';
+import { RedisControlStore } from '../stores/redis-control-store.js';
+import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
+import { RedisLease } from '../stores/redis-lease.js';
+import { AuditTrail } from './audit-trail.js';
+import type { AuditRecord } from './control-document.js';
+import { ControlPlane } from './control-plane.js';
+import { FleetSync, type FleetSyncStatus } from './fleet-sync.js';
+import { GuardAccountant } from './guard-accountant.js';
+import { OverrideSecret } from './override-secret.js';
+import { ProgressRunner } from './progress-runner.js';
+import type { KnownRoutes } from './rollout-config.js';
+import { type FileRead, readRolloutFile, RolloutFileError, watchRolloutFile } from './rollout-file-source.js';
+import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
+import { rolloutStatus } from './rollout-status.js';
+import { RolloutTraffic } from './rollout-traffic.js';
+
+// the topic of the control state: its messages are `epoch:version`
+export const CONTROL_TOPIC = 'v2proxy:control-state';
+// how often a replica reads the control state's head anyway (an announcement may be lost)
+const FLEET_POLL_MS = 500;
+// no answer from Redis for longer than this: the replica is stale (said once)
+const STALE_AFTER_MS = 3_000;
+// how often a replica sends its guard counts and judges the fleet's window
+const GUARD_FLUSH_MS = 250;
+
+export interface RolloutEvents {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  /** a change this replica made, one audit record each (logged here already) */
+  changed(records: readonly AuditRecord[], snapshot: RolloutSnapshot): void;
+  /** a route the guard rolled back on this replica's count */
+  rollback(route: RouteSnapshot): void;
+  reload(result: 'ok' | 'error'): void;
+}
+
+export interface RolloutOptions {
+  file: string | undefined;
+  /** the file as read already (its check at start) */
+  first?: FileRead | undefined;
+  known: KnownRoutes;
+  nativeBackend: string | undefined;
+  overrideSecret: string | undefined;
+  now(): number;
+  /** with REDIS_URL: the fleet's connection, its news, and this replica's name for the analysis lease */
+  fleet?: { redis: Redis; channel: FleetChannel; holder: string } | undefined;
+  events: RolloutEvents;
+}
+
+/** The rollout of one replica, assembled: its snapshot and what feeds it, and what the pipeline and the admin API use. */
+export interface Rollout {
+  control: ControlPlane;
+  traffic: RolloutTraffic;
+  trail: AuditTrail;
+  /** with REDIS_URL */
+  sync: FleetSync | undefined;
+  /** rereads the rollout file (an explicit act by `actor`) and publishes it when it changed */
+  reload(actor: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  status(): Record<string, unknown>;
+  fleetStatus(): FleetSyncStatus | undefined;
+  watch(): void;
+  stop(): void;
+}
+
+function logLine(r: AuditRecord): { level: 'info' | 'error'; text: string } {
+  const route = r.route ? ` ${r.route.resource} [${r.route.operations.join(', ')}]` : '';
+  const change = r.after && 'state' in r.after ? ` → ${String(r.after.state)} step ${String(r.after.step)}` : '';
+  const bad = r.action === 'guard.rollback' || (r.action === 'route.abort' && r.actor === 'analysis');
+  return { level: bad ? 'error' : 'info', text: `rollout: ${r.action}${route}${change} by ${r.actor}${r.reason === '' ? '' : ` (${r.reason})`}` };
+}
+
+/**
+ * Starts the rollout on its file, which must be there and valid (RolloutFileError otherwise: a
+ * process never starts on a configuration other than the one it was given). With a fleet, the
+ * fleet's configuration is followed if it has one (this file is then only compared with it).
+ */
+export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
+  const { events, now } = opts;
+  const first = opts.first ?? (opts.file ? readRolloutFile(opts.file, opts.known) : undefined);
+  if (first && !first.ok) throw new RolloutFileError(first.error);
+  const fleet = opts.fleet;
+  const store = fleet ? new RedisControlStore(fleet.redis, CONTROL_TOPIC) : new MemoryControlStore();
+  const trail = new AuditTrail(store);
+  const control = new ControlPlane(
+    {
+      store,
+      trail,
+      now,
+      known: opts.known,
+      events: {
+        changed: (records, snapshot) => {
+          for (const r of records) {
+            const line = logLine(r);
+            events[line.level](line.text);
+          }
+          events.changed(records, snapshot);
+        },
+        reseeded: (from, to) =>
+          events.warn(`fleet: Redis had lost the control state; re-seeded from this replica (epoch ${from.epoch} version ${from.version} → epoch ${to.epoch})`),
+        refused: (message) => events.error(`rollout: ${message}`),
+      },
+    },
+    { path: opts.file, first },
+  );
+  const guard = new GuardAccountant({
+    counters: fleet ? new RedisGuardCounters(fleet.redis) : new MemoryGuardCounters(),
+    alone: new MemoryGuardCounters(),
+    control,
+    now,
+    immediate: !fleet,
+    flushMs: GUARD_FLUSH_MS,
+    tripped: (route, why, alone) => {
+      events.rollback(route);
+      if (alone) events.error(`rollout: guard rolled ${route.key} back to translation on this replica only, Redis being away (${why})`);
+    },
+  });
+  const analysisCounters: AnalysisCounters = fleet ? new RedisAnalysisCounters(fleet.redis) : new MemoryAnalysisCounters(now);
+  const lease: Lease = fleet ? new RedisLease(fleet.redis, 'v2proxy:analysis-lease') : { hold: async () => true };
+  const runner = new ProgressRunner({
+    now,
+    counters: analysisCounters,
+    lease,
+    holder: fleet?.holder ?? 'this replica',
+    routes: () =>
+      control.snapshot.routes
+        .filter((r) => r.schedule)
+        .map((r) => ({ key: r.key, schedule: r.schedule as NonNullable<typeof r.schedule>, progress: r.progress })),
+    start: async (key) => {
+      await control.change({ type: 'progress-start', key });
+    },
+    judged: async (key, stage, result) => {
+      await control.change({ type: 'interval', key, stage, result });
+      return control.snapshot.routes.find((r) => r.key === key)?.progress;
+    },
+    failed: (what, err) => events.error(`rollout: progressive analysis: ${what} failed: ${(err as Error).message}`),
+  });
+  const traffic = new RolloutTraffic({
+    control,
+    guard,
+    runner,
+    nativeBackend: opts.nativeBackend !== undefined,
+    overrideSecret: opts.overrideSecret ? new OverrideSecret(opts.overrideSecret) : undefined,
+    now,
+  });
+  const sync = fleet
+    ? new FleetSync({ control, trail, now: Date.now, pollMs: FLEET_POLL_MS, staleAfterMs: STALE_AFTER_MS, log: { warn: events.warn, info: events.info } })
+    : undefined;
+
+  // the start: this replica's file, published when the fleet runs none yet (a single replica: always)
+  if (first?.ok) control.adopt(first);
+  if (sync) {
+    fleet?.channel.on(CONTROL_TOPIC, (message) => sync.announced(message));
+    fleet?.channel.onReconnect(() => sync.announced(undefined));
+    await sync.sync();
+    sync.start();
+  } else {
+    await control.publishPending();
+  }
+  if (first?.ok && opts.overrideSecret === undefined && control.snapshot.config.allowOverride)
+    events.warn('rollout: allowOverride is on but ROLLOUT_OVERRIDE_SECRET is not set: the override header is ignored');
+  guard.start();
+  runner.start();
+  const progressiveStore = fleet ? 'redis' : 'memory';
+  if (!fleet && control.snapshot.routes.some((r) => r.schedule))
+    events.info("rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart");
+
+  let unwatch: (() => void) | undefined;
+  const reload = async (actor: string): Promise<{ ok: true } | { ok: false; error: string }> => {
+    if (!opts.file) return { ok: true };
+    const read: FileRead = readRolloutFile(opts.file, opts.known);
+    if (!read.ok) {
+      await control.fileRead(read, actor);
+      events.reload('error');
+      events.error(`rollout: refused, the last good configuration stays in force: ${read.error}`);
+      return { ok: false, error: read.error };
+    }
+    const made = await control.fileRead(read, actor);
+    events.reload('ok');
+    events.info(
+      `rollout: loaded ${opts.file} (${read.config.routes.length} routes, kill switch ${read.config.killSwitch ? 'on' : 'off'})${made.kind === 'unchanged' ? ': the fleet runs it already' : ''}`,
+    );
+    return { ok: true };
+  };
+
+  return {
+    control,
+    traffic,
+    trail,
+    sync,
+    reload,
+    fleetStatus: () => sync?.status(),
+    status: () =>
+      rolloutStatus(control.snapshot, {
+        now: now(),
+        nativeBackend: opts.nativeBackend,
+        fleet: sync?.status(),
+        progressiveStore,
+        served: (key) => traffic.servedOn(key),
+        window: (key) => guard.window(key),
+      }),
+    watch() {
+      const file = opts.file;
+      if (!file || unwatch) return;
+      unwatch = watchRolloutFile(
+        file,
+        () =>
+          reload('file').catch((err: unknown) =>
+            events.warn(`rollout: ${file} was loaded here but cannot be published to the fleet yet (${(err as Error).message}); it is once Redis answers`),
+          ),
+        (message) => events.error(message),
+      );
+    },
+    stop() {
+      unwatch?.();
+      unwatch = undefined;
+      sync?.stop();
+      guard.stop();
+      runner.stop();
+    },
+  };
+}

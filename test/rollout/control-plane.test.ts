@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { AuditTrail } from '../../src/rollout/audit-trail.js';
+import { ControlPlane } from '../../src/rollout/control-plane.js';
+import type { KnownRoutes, Operation } from '../../src/rollout/rollout-config.js';
+import { configDigest, type FileRead } from '../../src/rollout/rollout-file-source.js';
+import { parseRollout } from '../../src/rollout/rollout-config.js';
+import { MemoryControlStore } from '../../src/stores/memory-control-store.js';
+
+const ALL: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
+const read = (text: string, known: KnownRoutes): Extract<FileRead, { ok: true }> => {
+  const p = parseRollout(text, known);
+  if (!p.ok) throw new Error(p.error);
+  return { ok: true, config: p.config, text, digest: configDigest(text) };
+};
+
+describe('a replica and the fleet configuration it cannot use', () => {
+  it('keeps its last good configuration, says why (logged once), and follows the fleet again once it can', async () => {
+    // two replicas of one store: B is an older version that knows no tags
+    const store = new MemoryControlStore();
+    const newer: KnownRoutes = new Map([
+      ['groups', ALL],
+      ['tags', ['list', 'get'] as Operation[]],
+    ]);
+    const older: KnownRoutes = new Map([['groups', ALL]]);
+    const said: string[] = [];
+    const replica = (known: KnownRoutes) =>
+      new ControlPlane(
+        { store, trail: new AuditTrail(store), now: () => 1_000, known, events: { changed: () => {}, reseeded: () => {}, refused: (m) => said.push(m) } },
+        { path: 'rollout.yaml', first: undefined },
+      );
+    const a = replica(newer);
+    const b = replica(older);
+    const groups = 'routes:\n  - resource: groups\n    native: 40\n';
+    b.adopt(read(groups, older));
+    await b.publishPending();
+    a.apply(await store.read());
+    await a.fileRead(read('routes:\n  - resource: tags\n    native: 100\n', newer), 'alice');
+    for (let n = 0; n < 2; n += 1) b.apply(await store.read());
+    expect(b.snapshot.config.routes.map((r) => r.resource)).toEqual(['groups']);
+    expect(b.snapshot.local.refused).toMatch(
+      /^the fleet's configuration [0-9a-f]{16} is refused here, the last good one stays in force: routes\[0\]\.resource: unknown resource "tags"/,
+    );
+    expect(said).toHaveLength(1);
+    // a configuration it can read again: followed, and nothing refused any more
+    await a.fileRead(read('routes:\n  - resource: groups\n    native: 70\n', newer), 'alice');
+    b.apply(await store.read());
+    expect(b.snapshot.config.routes[0]?.native).toBe(70);
+    expect(b.snapshot.local.refused).toBeNull();
+  });
+});
