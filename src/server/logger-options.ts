@@ -8,6 +8,10 @@ export const REDACTED_PATHS = [
   'headers.cookie',
   'request.headers.authorization',
   'authorization',
+  // the operators' override secret is a credential too
+  'req.headers["x-v2proxy-override-secret"]',
+  'headers["x-v2proxy-override-secret"]',
+  'request.headers["x-v2proxy-override-secret"]',
 ];
 
 /**
