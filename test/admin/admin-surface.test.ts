@@ -73,6 +73,14 @@ describe('the admin surface', () => {
       expect(buttons(await page('ann'))).toEqual(['abort', 'kill-on', 'pause', 'promote']);
       const annPage = await page('ann');
       expect(annPage).toContain('signed in as <strong>ann</strong> (admin)');
+      // a promotion above the file's approvals share waits, on the console too
+      writeFileSync(file, `approvals: { nativeAbove: 50 }\n${FILE}`);
+      expect((await call(proxy.url, 'POST', '/admin/rollout/reload', { token: TOKEN.oli })).status).toBe(200);
+      expect((await call(proxy.url, 'POST', '/admin/rollout/routes/tags/list/promote', { token: TOKEN.ann, body: { reason: 'looks good' } })).status).toBe(202);
+      expect(await page('val')).toMatch(/promote to native 100 % asked by <strong>ann<\/strong> \([^)]*: looks good\): waiting for a second operator/);
+      expect(await page('ann')).toContain('another operator must approve it');
+      writeFileSync(file, FILE);
+      expect((await call(proxy.url, 'POST', '/admin/rollout/reload', { token: TOKEN.oli })).status).toBe(200);
       expect(annPage).toMatch(/<tr data-action="kill-switch.off"><td>[^<]+<\/td><td><strong>oli<\/strong>/);
     });
   });
