@@ -180,10 +180,17 @@ export class ControlPlane {
   async change(event: ControlEvent): Promise<ChangeResult> {
     const { store, trail, events } = this.deps;
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      // the state this change is decided on (a sync may apply a newer one while this one waits on the store)
+      const base = this.head;
       const reduced = reduceControl(this.doc, event, { now: this.deps.now(), config: this.current.config, id: () => randomBytes(8).toString('hex') });
-      if (reduced.kind === 'refused') throw new ControlRefusedError(reduced.error, reduced.reason);
-      if (reduced.kind === 'unchanged') return { kind: 'unchanged', snapshot: this.current, ...(reduced.pending ? { pending: reduced.pending } : {}) };
-      const expected = this.head.epoch === '' ? null : this.head;
+      if (reduced.kind !== 'changed') {
+        // nothing to write, decided on this replica's copy: final only if that is the newest state
+        // (a resume right after another replica's kill is no resume on a copy that missed the kill)
+        if (!(await this.newest(base))) continue;
+        if (reduced.kind === 'refused') throw new ControlRefusedError(reduced.error, reduced.reason);
+        return { kind: 'unchanged', snapshot: this.current, ...(reduced.pending ? { pending: reduced.pending } : {}) };
+      }
+      const expected = base.epoch === '' ? null : base;
       // written over `expected` or not at all: the records' places follow the trail's length there
       const records = reduced.audit.map((r, i) => ({ ...r, seq: (expected?.auditSeq ?? 0) + i + 1 }));
       const written = await store.write(
@@ -201,6 +208,15 @@ export class ControlPlane {
       if (this.apply(written.stored) === 'reseed') await this.reseed();
     }
     throw new ControlRefusedError('refused', `the control state kept changing while this was being applied (${ATTEMPTS} attempts); try again`);
+  }
+
+  /** Whether `base` is the store's newest state; if not, this replica applies the newest (or re-seeds a lost one). */
+  private async newest(base: ControlHead): Promise<boolean> {
+    const { store } = this.deps;
+    const head = await store.head();
+    if (head === null ? base.epoch === '' : head.epoch === base.epoch && head.version === base.version) return true;
+    if (this.apply(head === null ? null : await store.read()) === 'reseed') await this.reseed();
+    return false;
   }
 
   /** Seeds the fleet's lost state whole from this replica's copy (its document and audit trail), under a new epoch. */

@@ -4,6 +4,7 @@ import { ControlPlane } from '../../src/rollout/control-plane.js';
 import type { KnownRoutes, Operation } from '../../src/rollout/rollout-config.js';
 import { configDigest, type FileRead } from '../../src/rollout/rollout-file-source.js';
 import { parseRollout } from '../../src/rollout/rollout-config.js';
+import type { ControlStore } from '../../src/stores/control-store.js';
 import { MemoryControlStore } from '../../src/stores/memory-control-store.js';
 
 const ALL: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
@@ -46,5 +47,56 @@ describe('a replica and the fleet configuration it cannot use', () => {
     b.apply(await store.read());
     expect(b.snapshot.config.routes[0]?.native).toBe(70);
     expect(b.snapshot.local.refused).toBeNull();
+  });
+});
+
+describe('a command made on a replica that has not yet applied the newest state', () => {
+  it('is decided on the newest: a resume right after a kill on another replica resumes', async () => {
+    const store = new MemoryControlStore();
+    const known: KnownRoutes = new Map([['groups', ALL]]);
+    const replica = () =>
+      new ControlPlane(
+        { store, trail: new AuditTrail(store), now: () => 1_000, known, events: { changed: () => {}, reseeded: () => {}, refused: () => {} } },
+        { path: 'rollout.yaml', first: undefined },
+      );
+    const a = replica();
+    const b = replica();
+    a.adopt(read('routes:\n  - resource: groups\n    native: 100\n', known));
+    await a.publishPending();
+    b.apply(await store.read());
+    await a.change({ type: 'kill-switch', on: true, actor: 'alice', reason: '' });
+    // B has not heard of the kill: its copy says the switch is off already
+    expect(b.snapshot.killSwitch).toBe(false);
+    const made = await b.change({ type: 'kill-switch', on: false, actor: 'bob', reason: '' });
+    expect(made.kind).toBe('changed');
+    a.apply(await store.read());
+    expect([a.snapshot.killSwitch, b.snapshot.killSwitch]).toEqual([false, false]);
+  });
+
+  it('is decided on the newest even when a sync applies the newest while the change asks the store', async () => {
+    const inner = new MemoryControlStore();
+    const known: KnownRoutes = new Map([['groups', ALL]]);
+    let b: ControlPlane | undefined;
+    // the store B asks: its answer comes after B's fleet sync has applied the newest state meanwhile
+    const racing: ControlStore = {
+      kind: 'memory',
+      head: async () => {
+        b?.apply(await inner.read());
+        return inner.head();
+      },
+      read: () => inner.read(),
+      write: (...args) => inner.write(...args),
+      seed: () => inner.seed(),
+      audit: (n) => inner.audit(n),
+    };
+    const events = { changed: () => {}, reseeded: () => {}, refused: () => {} };
+    const a = new ControlPlane({ store: inner, trail: new AuditTrail(inner), now: () => 1_000, known, events }, { path: 'rollout.yaml', first: undefined });
+    b = new ControlPlane({ store: racing, trail: new AuditTrail(racing), now: () => 1_000, known, events }, { path: 'rollout.yaml', first: undefined });
+    a.adopt(read('routes:\n  - resource: groups\n    native: 100\n', known));
+    await a.publishPending();
+    b.apply(await inner.read());
+    await a.change({ type: 'kill-switch', on: true, actor: 'alice', reason: '' });
+    expect((await b.change({ type: 'kill-switch', on: false, actor: 'bob', reason: '' })).kind).toBe('changed');
+    expect(b.snapshot.killSwitch).toBe(false);
   });
 });
