@@ -43,7 +43,7 @@ export function demoHelp(): string {
 
 Starts the emulator (v1, and native v2 on a port of its own, with the demo organization) and the
 proxy in front of it, prints where everything is, and writes those values as shell variables to
---env-file (default .demo.env: PROXY, PROXY_HOST, EMULATOR, NATIVE, ORG, DEV, ADMIN) for the
+--env-file (default .demo.env: PROXY, PROXY_HOST, EMULATOR, NATIVE, ORG, DEV, ADMIN, OVERRIDE) for the
 examples to load with  . ./.demo.env
 
 ${SETTINGS_NOTE} The proxy's settings are those of

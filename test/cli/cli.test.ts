@@ -176,6 +176,9 @@ describe('cli', () => {
     expect(env).toContain(`ORG='${org}'\n`);
     expect(env).toContain('DEV="$DEV_TOKEN"\n');
     expect(env).toMatch(/^ADMIN='adm-[\w-]+'$/m);
+    // the override secret the demo made: written for the tour, never printed
+    expect(env).toMatch(/^OVERRIDE='ovr-[\w-]+'$/m);
+    expect(text).not.toContain(/^OVERRIDE='(.+)'$/m.exec(env)?.[1] as string);
     expect((await call(proxyUrl, 'GET', '/healthz')).status).toBe(200);
     expect((await call(proxyUrl, 'GET', '/readyz')).status).toBe(200);
     const groups = await call(proxyUrl, 'GET', `/iam/v1/groups?id=${org}`, { token: DEV_TOKEN });
