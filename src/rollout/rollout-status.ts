@@ -22,10 +22,24 @@ export function drifted(s: RolloutSnapshot): boolean {
   return s.local.file !== undefined && s.doc.config !== null && s.local.digest !== s.doc.config.digest;
 }
 
+/** A route's promotion waiting for a second operator, as shown (null: none, or the file asks for no approvals now). */
+function approvalView(s: RolloutSnapshot, r: RouteSnapshot): Record<string, unknown> | null {
+  const gate = s.config.approvals;
+  const a = r.approval;
+  if (!a || !gate) return null;
+  return {
+    action: a.action,
+    toNative: a.toNative,
+    requestedBy: a.requestedBy,
+    at: iso(a.at),
+    reason: a.reason,
+    expiresAt: iso(a.at + durationMs(gate.expireAfter)),
+  };
+}
+
 function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Record<string, unknown> {
   const rolledBack = r.rollback !== undefined && x.now < r.rollback.until;
   const p = r.progress;
-  const approvals = s.config.approvals;
   return {
     resource: r.route.resource,
     operations: r.route.operations,
@@ -37,17 +51,7 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
     rollbacks: r.rollback?.count ?? 0,
     window: x.window(r.key),
     served: x.served(r.key),
-    approval:
-      r.approval && approvals
-        ? {
-            action: r.approval.action,
-            toNative: r.approval.toNative,
-            requestedBy: r.approval.requestedBy,
-            at: iso(r.approval.at),
-            reason: r.approval.reason,
-            expiresAt: iso(r.approval.at + durationMs(approvals.expireAfter)),
-          }
-        : null,
+    approval: approvalView(s, r),
     progress: r.schedule
       ? {
           state: p?.state ?? 'shadowing',
@@ -70,7 +74,6 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
 /** `GET /admin/rollout`: the snapshot in force here, as JSON. */
 export function rolloutStatus(s: RolloutSnapshot, x: StatusExtras): Record<string, unknown> {
   const published = s.doc.config;
-  const now = x.now;
   return {
     file: s.local.file ?? null,
     loadedAt: iso(s.local.loadedAt),
@@ -106,10 +109,11 @@ export function rolloutStatus(s: RolloutSnapshot, x: StatusExtras): Record<strin
               : "this replica's memory: one replica only, starting afresh at a restart",
         }
       : null,
-    approvals: s.routes
-      .filter((r) => r.approval)
-      .map((r) => ({ resource: r.route.resource, operations: r.route.operations, ...(routeStatus(s, r, x).approval as object) })),
+    approvals: s.routes.flatMap((r) => {
+      const approval = approvalView(s, r);
+      return approval ? [{ resource: r.route.resource, operations: r.route.operations, ...approval }] : [];
+    }),
     config: s.config,
-    routes: s.routes.map((r) => routeStatus(s, r, { ...x, now })),
+    routes: s.routes.map((r) => routeStatus(s, r, x)),
   };
 }
