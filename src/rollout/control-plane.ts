@@ -65,14 +65,14 @@ export class ControlPlane {
       known?: KnownRoutes | undefined;
       events: ControlPlaneEvents;
     },
-    file: { path: string | undefined; first: FileRead | undefined },
+    /** ROLLOUT_FILE (undefined: none); the file it starts with comes by `adopt` */
+    file: string | undefined,
   ) {
-    const first = file.first?.ok ? file.first : undefined;
     this.local = {
-      file: file.path,
-      config: first?.config ?? NO_ROLLOUT,
-      digest: first?.digest ?? '',
-      loadedAt: first ? deps.now() : undefined,
+      file,
+      config: NO_ROLLOUT,
+      digest: '',
+      loadedAt: undefined,
       lastError: null,
       refused: null,
       rollbacks: {},

@@ -107,7 +107,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
         refused: (message) => events.error(`rollout: ${message}`),
       },
     },
-    { path: opts.file, first },
+    opts.file,
   );
   const guard = new GuardAccountant({
     counters: fleet ? new RedisGuardCounters(fleet.redis) : new MemoryGuardCounters(),

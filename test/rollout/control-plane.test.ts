@@ -27,7 +27,7 @@ describe('a replica and the fleet configuration it cannot use', () => {
     const replica = (known: KnownRoutes) =>
       new ControlPlane(
         { store, trail: new AuditTrail(store), now: () => 1_000, known, events: { changed: () => {}, reseeded: () => {}, refused: (m) => said.push(m) } },
-        { path: 'rollout.yaml', first: undefined },
+        'rollout.yaml',
       );
     const a = replica(newer);
     const b = replica(older);
@@ -57,7 +57,7 @@ describe('a command made on a replica that has not yet applied the newest state'
     const replica = () =>
       new ControlPlane(
         { store, trail: new AuditTrail(store), now: () => 1_000, known, events: { changed: () => {}, reseeded: () => {}, refused: () => {} } },
-        { path: 'rollout.yaml', first: undefined },
+        'rollout.yaml',
       );
     const a = replica();
     const b = replica();
@@ -90,8 +90,8 @@ describe('a command made on a replica that has not yet applied the newest state'
       audit: (n) => inner.audit(n),
     };
     const events = { changed: () => {}, reseeded: () => {}, refused: () => {} };
-    const a = new ControlPlane({ store: inner, trail: new AuditTrail(inner), now: () => 1_000, known, events }, { path: 'rollout.yaml', first: undefined });
-    b = new ControlPlane({ store: racing, trail: new AuditTrail(racing), now: () => 1_000, known, events }, { path: 'rollout.yaml', first: undefined });
+    const a = new ControlPlane({ store: inner, trail: new AuditTrail(inner), now: () => 1_000, known, events }, 'rollout.yaml');
+    b = new ControlPlane({ store: racing, trail: new AuditTrail(racing), now: () => 1_000, known, events }, 'rollout.yaml');
     a.adopt(read('routes:\n  - resource: groups\n    native: 100\n', known));
     await a.publishPending();
     b.apply(await inner.read());

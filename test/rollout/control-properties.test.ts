@@ -116,7 +116,7 @@ function replica(text: string) {
   const first = { ok: true as const, config: p.config, text, digest: configDigest(text) };
   const control = new ControlPlane(
     { store, trail: new AuditTrail(store), now: () => now, events: { changed: () => {}, reseeded: () => {}, refused: () => {} } },
-    { path: 'rollout.yaml', first },
+    'rollout.yaml',
   );
   control.adopt(first);
   return {
