@@ -1,5 +1,5 @@
 import { AUDIT_KEEP, type ControlHead, type ControlStore } from '../stores/control-store.js';
-import type { AuditRecord } from './control-document.js';
+import { type AuditRecord, sameOperations } from './control-document.js';
 
 /** What `GET /admin/audit` may ask for. */
 export interface AuditQuery {
@@ -63,13 +63,13 @@ export class AuditTrail {
 
   query(q: AuditQuery): AuditRecord[] {
     const [resource, ops] = (q.route ?? '').split('/');
-    const wanted = ops === undefined ? undefined : ops.split(',').sort().join(',');
+    const wanted = ops?.split(',');
     const out: AuditRecord[] = [];
     for (const r of this.records) {
       if (out.length >= q.limit) break;
       if (q.actor !== undefined && r.actor !== q.actor) continue;
       if (resource !== undefined && resource !== '' && r.route?.resource !== resource) continue;
-      if (wanted !== undefined && [...(r.route?.operations ?? [])].sort().join(',') !== wanted) continue;
+      if (wanted !== undefined && !sameOperations(r.route?.operations ?? [], wanted)) continue;
       out.push(r);
     }
     return out;

@@ -102,6 +102,11 @@ export function routeOfKey(key: string): { resource: string; operations: string[
   return { resource, operations: operations === '' ? [] : operations.split(',') };
 }
 
+/** Whether two lists name the same operations, in whatever order (a command or a query names a route so). */
+export function sameOperations(a: readonly string[], b: readonly string[]): boolean {
+  return [...a].sort().join(',') === [...b].sort().join(',');
+}
+
 export function routeKey(resource: string, operations: readonly string[]): string {
   return `${resource}|${operations.join(',')}`;
 }

@@ -1,4 +1,13 @@
-import { type Actor, type AuditRecord, type ControlDoc, type PendingApproval, type Rollback, routeKey, routeOfKey } from './control-document.js';
+import {
+  type Actor,
+  type AuditRecord,
+  type ControlDoc,
+  type PendingApproval,
+  type Rollback,
+  routeKey,
+  routeOfKey,
+  sameOperations,
+} from './control-document.js';
 import { type AnalysisConfig, DEFAULT_ANALYSIS, durationMs, type RolloutConfig, type RolloutRoute } from './rollout-config.js';
 import {
   afterInterval,
@@ -185,8 +194,7 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
     }
 
     case 'route-command': {
-      const wanted = [...event.operations].sort().join(',');
-      const route = routes.find((r) => r.resource === event.resource && [...r.operations].sort().join(',') === wanted);
+      const route = routes.find((r) => r.resource === event.resource && sameOperations(r.operations, event.operations));
       if (!route) return { kind: 'refused', error: 'unknown-route', reason: `no route ${event.resource} [${event.operations.join(', ')}] in the rollout file` };
       const key = routeKey(route.resource, route.operations);
       const schedule = scheduleOfRoute(route);

@@ -1,7 +1,7 @@
 import type { OverrideSecret } from './override-secret.js';
 import { OVERRIDE_SECRET_HEADER } from './override-secret.js';
 import type { Operation } from './rollout-config.js';
-import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
+import { type RolloutSnapshot, type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
 import { bucketOf, inNativeShare, stickyKeyOf } from './sticky-bucket.js';
 
 export type Backend = 'translate' | 'native';
@@ -71,7 +71,7 @@ export function decideBackend(s: RolloutSnapshot, input: DecisionInput, ctx: Dec
     if (input.issuedHere()) return decision('translate', route, 'page-token');
     if (route) return decision('native', route, 'page-token');
   }
-  if (route?.rollback && ctx.now < route.rollback.until) return decision('translate', route, 'guard');
+  if (rolledBackAt(route, ctx.now)) return decision('translate', route, 'guard');
   const forced = input.headers['x-v2proxy-backend'];
   if (s.config.allowOverride && (forced === 'translate' || forced === 'native') && ctx.overrideSecret?.matches(input.headers[OVERRIDE_SECRET_HEADER])) {
     return decision(forced, route, 'override', false);

@@ -1,7 +1,7 @@
 import type { FleetCounters, GuardTally } from '../stores/fleet-counters.js';
 import type { ControlPlane } from './control-plane.js';
 import { DEFAULT_GUARD } from './rollout-config.js';
-import type { RouteSnapshot } from './rollout-snapshot.js';
+import { type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
 
 /** A guard window that passed its limit: what rolls the route back, in words and figures. */
 export function guardVerdict(
@@ -125,7 +125,7 @@ export class GuardAccountant {
     for (const w of windows) {
       if (w.kind === 'native') this.windows.set(w.route, { requests: w.total, failures: w.failed });
       const route = control.snapshot.routes.find((r) => r.key === w.route);
-      if (!route || (route.rollback && at < route.rollback.until)) continue;
+      if (!route || rolledBackAt(route, at)) continue;
       const verdict = guardVerdict(w, guard);
       if (!verdict) continue;
       const until = at + guard.cooldownSeconds * 1000;

@@ -51,6 +51,11 @@ export interface RolloutSnapshot {
   routeFor(resource: string, operation: Operation): RouteSnapshot | undefined;
 }
 
+/** Whether the guard's rollback of a route is in force at `now`. */
+export function rolledBackAt(route: RouteSnapshot | undefined, now: number): boolean {
+  return route?.rollback !== undefined && now < route.rollback.until;
+}
+
 export const NO_HEAD: ControlHead = { epoch: '', version: 0, auditSeq: 0, from: null };
 
 /** A configuration's text parsed with this replica's resources (memoized by the caller). */

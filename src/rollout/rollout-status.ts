@@ -1,6 +1,6 @@
 import type { FleetSyncStatus } from './fleet-sync.js';
 import { durationMs } from './rollout-config.js';
-import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
+import { type RolloutSnapshot, type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
 import type { Served } from './rollout-traffic.js';
 import { intervalView } from './route-progress.js';
 
@@ -38,7 +38,7 @@ function approvalView(s: RolloutSnapshot, r: RouteSnapshot): Record<string, unkn
 }
 
 function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Record<string, unknown> {
-  const rolledBack = r.rollback !== undefined && x.now < r.rollback.until;
+  const rolledBack = rolledBackAt(r, x.now);
   const p = r.progress;
   return {
     resource: r.route.resource,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_PERMISSIONS, type AdminOperators, type AdminRole, type Operator, roleAllows } from '../auth/admin-operators.js';
 import { apiError } from '../errors/error-registry.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import { sameOperations } from '../rollout/control-document.js';
 import { ControlRefusedError } from '../rollout/control-plane.js';
 import { PROGRESS_ACTIONS, type ProgressAction } from '../rollout/route-progress.js';
 import type { Rollout } from '../rollout/start-rollout.js';
@@ -98,9 +99,8 @@ declare module 'fastify' {
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const { rollout, operators } = deps;
   const routeStatus = (resource: string, operations: readonly string[]) => {
-    const wanted = [...operations].sort().join(',');
     return (rollout.status().routes as { resource: string; operations: string[] }[]).find(
-      (r) => r.resource === resource && [...r.operations].sort().join(',') === wanted,
+      (r) => r.resource === resource && sameOperations(r.operations, operations),
     );
   };
   const command = async (req: FastifyRequest<{ Params: { resource: string; operations: string } }>, reply: FastifyReply, action: ProgressAction) => {

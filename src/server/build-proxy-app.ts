@@ -27,6 +27,7 @@ import { V1Probe } from '../upstream/v1-probe.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { AdminOperators } from '../auth/admin-operators.js';
 import { readRolloutFile, RolloutFileError } from '../rollout/rollout-file-source.js';
+import { rolledBackAt } from '../rollout/rollout-snapshot.js';
 import { drifted } from '../rollout/rollout-status.js';
 import { startRollout } from '../rollout/start-rollout.js';
 import { DiffBook, type RouteDelta, reportOf } from '../shadow/diff-book.js';
@@ -306,7 +307,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     rolledBack: () => {
       const at = now();
       return rollout.control.snapshot.routes
-        .filter((r) => r.rollback && at < r.rollback.until)
+        .filter((r) => rolledBackAt(r, at))
         .map((r) => ({ resource: r.route.resource, operations: r.route.operations.join(',') }));
     },
     fleet: () => rollout.fleetStatus(),
