@@ -15,10 +15,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
 import { Pool } from 'undici';
-import { IdentitiesService } from '../src/gen/chainguard/platform/iam/v2beta1/identities_pb.js';
+import { cpuPerCall, grpcCaller, restCaller } from './support/call-load.js';
 import { start, startV1Emulator } from './support/child-process.js';
 import { median, quantile as q, range } from './support/figures.js';
 import { HAVE_REDIS, RedisServer } from '../test/support/redis-server.js';
@@ -210,36 +208,8 @@ try {
   // the same Get as a gRPC call over h2c (the platform SDK's transport), against the REST Get, on
   // v2proxy; beside them the gRPC floor of this runtime: a hand-written node:http2 gRPC server making
   // the same v1 call, against the minimal REST proxy
-  const callOptions = { headers: { authorization: `Bearer ${TOKEN}` } };
-  /** CPU per call (µs) of `pid` while `n` calls go, 4 at a time, each as soon as the last is answered */
-  const cpuPerCall = async (pid: number, n: number, call: () => Promise<void>): Promise<number> => {
-    let left = n;
-    const c0 = cpuMs(pid);
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (left > 0) {
-          left -= 1;
-          await call();
-        }
-      }),
-    );
-    return ((cpuMs(pid) - c0) * 1000) / n;
-  };
-  const grpcCall = (url: string) => {
-    const client = createClient(IdentitiesService, createGrpcTransport({ baseUrl: url }));
-    return async () => {
-      const answer = await client.getIdentity({ uid }, callOptions);
-      if (answer.uid !== uid) throw new Error(`${url}: a GetIdentity answered ${answer.uid}`);
-    };
-  };
-  const restCall = (url: string) => {
-    const pool = new Pool(url, { connections: 4 });
-    return async () => {
-      const res = await pool.request({ method: 'GET', path: v2Path, headers: { authorization: `Bearer ${TOKEN}` } });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
-    };
-  };
+  const grpcCall = (url: string) => grpcCaller(url, uid, TOKEN).call;
+  const restCall = (url: string) => restCaller(url, v2Path, TOKEN).call;
   const sides = [
     { name: 'v2proxy gRPC', pid: v2proxy.child.pid as number, call: grpcCall(proxyUrl) },
     { name: 'v2proxy REST', pid: v2proxy.child.pid as number, call: restCall(proxyUrl) },
@@ -287,27 +257,14 @@ try {
     const [, fleetUrl] = fleet.match as unknown as [string, string];
     try {
       const v1PassPath = `/iam/v1/identities?id=${uid}`;
-      const restOn = (url: string, path: string) => {
-        const pool = new Pool(url, { connections: 4 });
-        const latencies: number[] = [];
-        return {
-          latencies,
-          call: async () => {
-            const t0 = performance.now();
-            const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${TOKEN}` } });
-            await res.body.dump();
-            latencies.push(performance.now() - t0);
-            if (res.statusCode !== 200) throw new Error(`${url}${path}: ${res.statusCode}`);
-          },
-        };
-      };
+      const restOn = (url: string, path: string) => restCaller(url, path, TOKEN);
       const figures = [
         { name: 'translated Get, CPU per request (µs)', off: restOn(proxyUrl, v2Path), on: restOn(fleetUrl, v2Path) },
         { name: 'v1 passthrough, CPU per request (µs)', off: restOn(proxyUrl, v1PassPath), on: restOn(fleetUrl, v1PassPath) },
         {
           name: 'gRPC Get, CPU per call (µs)',
-          off: { latencies: [] as number[], call: grpcCall(proxyUrl) },
-          on: { latencies: [] as number[], call: grpcCall(fleetUrl) },
+          off: grpcCaller(proxyUrl, uid, TOKEN),
+          on: grpcCaller(fleetUrl, uid, TOKEN),
         },
       ];
       const cpu = figures.map(() => ({ off: [] as number[], on: [] as number[] }));
