@@ -20,11 +20,27 @@ function integer(query: RawQuery, name: string): number | FieldViolation | undef
   return n;
 }
 
+/**
+ * The page token of a list, under either spelling (`page_token`, `pageToken`), given once or
+ * repeated: every value given must be the same one, since the rollout decides on it and the list
+ * reads it (two different ones are a violation, not a pick). '' when none is given.
+ */
+export function pageTokenParam(query: RawQuery): string | FieldViolation {
+  const given = paramValues(query, 'page_token').filter((v) => v !== '');
+  const token = given[0] ?? '';
+  for (const other of given) {
+    if (other !== token)
+      return { field: 'page_token', description: 'page_token was given more than once with different values (page_token and pageToken name one parameter)' };
+  }
+  return token;
+}
+
 /** page_size (0 or absent → 50, above 200 → 200), skip, page_token, order_by; every bad one named. */
 export function parsePageParams(query: RawQuery): { ok: true; params: PageParams } | { ok: false; violations: FieldViolation[] } {
   const size = integer(query, 'page_size');
   const skip = integer(query, 'skip');
-  const violations = [size, skip].filter((v): v is FieldViolation => typeof v === 'object');
+  const token = pageTokenParam(query);
+  const violations = [size, skip, token].filter((v): v is FieldViolation => typeof v === 'object');
   if (violations.length > 0) return { ok: false, violations };
   const pageSize = size === undefined || size === 0 ? DEFAULT_PAGE_SIZE : Math.min(size as number, MAX_PAGE_SIZE);
   return {
@@ -32,7 +48,7 @@ export function parsePageParams(query: RawQuery): { ok: true; params: PageParams
     params: {
       pageSize,
       skip: (skip as number | undefined) ?? 0,
-      pageToken: paramValues(query, 'page_token').at(-1) ?? '',
+      pageToken: token as string,
       orderBy: paramValues(query, 'order_by').at(-1),
     },
   };

@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import { apiError } from '../errors/error-registry.js';
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import { renderError } from '../errors/render-error.js';
 import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { JsonText, jsonTextOf } from '../json/json-text.js';
 import { receivedText } from '../json/received-text.js';
+import { pageTokenParam } from '../list/page-params.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RouteTable } from '../mapping/route-table.js';
@@ -25,10 +26,11 @@ interface RestWire {
 
 const OPERATION_OF: Record<string, 'get' | 'create' | 'update' | 'delete'> = { GET: 'get', POST: 'create', PATCH: 'update', DELETE: 'delete' };
 
+/** The list's page token, the one the list reads too (two different ones are refused before the rollout decides on either). */
 function pageTokenOf(query: RawQuery): string | undefined {
-  const raw = query.page_token ?? query.pageToken;
-  const token = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return typeof token === 'string' && token !== '' ? token : undefined;
+  const token = pageTokenParam(query);
+  if (typeof token === 'object') throw invalidFields([token]);
+  return token === '' ? undefined : token;
 }
 
 function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError {

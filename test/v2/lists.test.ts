@@ -140,6 +140,28 @@ describe('v2 lists: cursors, ordering, skip and totals', () => {
     expect((await call(env.proxy.url, 'GET', `/iam/v2beta1/roles?page_token=${first.next}`, { token: TOKENS.alice })).status).toBe(400);
   });
 
+  it('page_token and pageToken name one parameter: either is read, the same value twice is fine, two different values are a 400', async () => {
+    const first = await page(`uidp.descendants_of=${A}&page_size=3`, TOKENS.alice);
+    const second = await page(`uidp.descendants_of=${A}&page_size=3&page_token=${first.next}`, TOKENS.alice);
+    const camel = await page(`uidp.descendants_of=${A}&page_size=3&pageToken=${first.next}`, TOKENS.alice);
+    const both = await page(`uidp.descendants_of=${A}&page_size=3&page_token=${first.next}&pageToken=${first.next}`, TOKENS.alice);
+    // (each answer's next token is sealed afresh)
+    const shown = (p: Page) => ({ status: p.status, items: p.items, total: p.total });
+    expect(shown(camel)).toEqual(shown(second));
+    expect(shown(both)).toEqual(shown(second));
+    expect(second.items).not.toEqual(first.items);
+    const third = second.next;
+    for (const query of [
+      `page_token=${first.next}&pageToken=${third}`,
+      `pageToken=${third}&page_token=${first.next}`,
+      `page_token=${first.next}&page_token=${third}`,
+    ]) {
+      const res = await call(env.proxy.url, 'GET', `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=3&${query}`, { token: TOKENS.alice });
+      expect(res.status, query).toBe(400);
+      expect(res.body.details[1].fieldViolations[0].field, query).toBe('page_token');
+    }
+  });
+
   it('a walk costs one full v1 list call per cache window and one small re-check per further page; identical concurrent lists share one call', async () => {
     await resetStats();
     const seen = await walk(`${bulkQuery}&order_by=name`, 7, TOKENS.alice);
