@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { bearerToken, jwtClaims } from '../auth/caller-identity.js';
 
 export const BUCKETS = 10_000;
 
@@ -16,29 +17,14 @@ export function inNativeShare(bucket: number, percent: number): boolean {
   return bucket < Math.round(percent * (BUCKETS / 100));
 }
 
-function bearer(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-}
-
-/**
- * The `sub` claim of a JWT, read without verifying it (only to bucket; the backend verifies the token);
- * undefined for a token that is not a JWT with a string subject.
- */
+/** The `sub` claim of a JWT, read without verifying it (only to bucket; the backend verifies the token). */
 export function jwtSubject(token: string): string | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3 || (parts[1] ?? '').length > 8192) return undefined;
-  try {
-    const payload = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8')) as unknown;
-    const sub = typeof payload === 'object' && payload !== null ? (payload as { sub?: unknown }).sub : undefined;
-    return typeof sub === 'string' && sub !== '' ? sub : undefined;
-  } catch {
-    return undefined;
-  }
+  return jwtClaims(token)?.sub;
 }
 
 /** What a caller is bucketed by: `subject` (a JWT's sub, else the token), `token`, or `header:<name>`. */
 export function stickyKeyOf(stickyBy: string, headers: Record<string, string | string[] | undefined>): string {
-  const token = bearer(typeof headers.authorization === 'string' ? headers.authorization : undefined) ?? '';
+  const token = bearerToken(typeof headers.authorization === 'string' ? headers.authorization : undefined) ?? '';
   if (stickyBy === 'token') return `t:${token}`;
   if (stickyBy.startsWith('header:')) {
     const value = headers[stickyBy.slice('header:'.length).toLowerCase()];

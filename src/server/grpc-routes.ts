@@ -1,4 +1,5 @@
 import { type DescMessage, type DescMethod, type DescMethodUnary, type DescService, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
+import { callerAuthorization } from '../auth/caller-identity.js';
 import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
@@ -174,9 +175,8 @@ export function grpcProcedures(deps: {
     (method: DescMethodUnary, resource: CompiledResource, operation: Operation) =>
     async (request: Message, call: GrpcCallContext): Promise<GrpcOutcome> => {
       const { requestId, headers: given } = call;
-      const bare = header(given, 'authorization');
       // the platform's SDK sends the token bare; v1 wants a bearer
-      const authorization = bare === undefined || bare === '' || /^bearer /i.test(bare) ? bare : `Bearer ${bare}`;
+      const authorization = callerAuthorization(header(given, 'authorization'), true);
       const headers = { ...given, authorization };
       const json = toJson(method.input, request) as Json;
       const { input, pageToken } = inputsOf(method, operation, json);

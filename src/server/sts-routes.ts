@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { callerAuthorization } from '../auth/caller-identity.js';
 import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
 import { traceContextOf } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
@@ -29,7 +30,7 @@ export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, lifecy
         {
           method: req.method as 'GET' | 'POST',
           params: { ...params },
-          authorization: req.headers.authorization,
+          authorization: callerAuthorization(req.headers.authorization),
           requestId: req.id,
           signal: lifecycle.requestSignal(reply.raw),
           trace: traceContextOf(req.headers),

@@ -1,3 +1,4 @@
+import { callerAuthorization } from '../auth/caller-identity.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { apiError, invalidFields } from '../errors/error-registry.js';
@@ -112,7 +113,12 @@ export function registerV2Routes(
       operation,
       input: { uid, uidField: operation === 'create' ? 'parent' : 'uid', body: req.body, query },
       headers: req.headers,
-      origin: { authorization: req.headers.authorization, requestId: req.id, signal: lifecycle.requestSignal(reply.raw), trace: traceContextOf(req.headers) },
+      origin: {
+        authorization: callerAuthorization(req.headers.authorization),
+        requestId: req.id,
+        signal: lifecycle.requestSignal(reply.raw),
+        trace: traceContextOf(req.headers),
+      },
       idempotencyKey: req.headers['idempotency-key'],
       pageToken: operation === 'list' ? pageTokenOf(query) : undefined,
       named: { method: req.method, path },

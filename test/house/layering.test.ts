@@ -18,7 +18,8 @@ const RANK: Record<string, number> = {
   hydrate: 4,
   meta: 4,
   upstream: 3,
-  auth: 5,
+  // who calls (the one caller identity) is read by the rollout and the stores alike
+  auth: 4,
   rollout: 5,
   metrics: 5,
   shadow: 5,

@@ -140,6 +140,15 @@ describe('v2 lists: cursors, ordering, skip and totals', () => {
     expect((await call(env.proxy.url, 'GET', `/iam/v2beta1/roles?page_token=${first.next}`, { token: TOKENS.alice })).status).toBe(400);
   });
 
+  it("a page token belongs to the caller, not to its spelling of the scheme: issued to 'bearer x', it continues for 'Bearer  x'", async () => {
+    const url = `/iam/v2beta1/groups?uidp.descendants_of=${A}&page_size=3`;
+    const first = await call(env.proxy.url, 'GET', url, { headers: { authorization: `bearer ${TOKENS.alice}` } });
+    expect(first.status).toBe(200);
+    const next = await call(env.proxy.url, 'GET', `${url}&page_token=${first.body.nextPageToken}`, { headers: { authorization: `Bearer  ${TOKENS.alice}` } });
+    expect(next.status).toBe(200);
+    expect(next.body.groups[0].uid).not.toBe(first.body.groups[0].uid);
+  });
+
   it('page_token and pageToken name one parameter: either is read, the same value twice is fine, two different values are a 400', async () => {
     const first = await page(`uidp.descendants_of=${A}&page_size=3`, TOKENS.alice);
     const second = await page(`uidp.descendants_of=${A}&page_size=3&page_token=${first.next}`, TOKENS.alice);
