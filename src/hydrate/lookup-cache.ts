@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Json } from '../json/json-path.js';
+import { abortReason } from '../upstream/abort-reason.js';
 import { SharedCall } from '../upstream/shared-call.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
@@ -45,6 +46,9 @@ export class LookupCache {
       }
     }
     if (missing.length > 0) {
+      // a fetch starts its call at once: none for a request that is gone already (its client reset
+      // it while what is being completed was read)
+      if (signal?.aborted) throw abortReason(signal);
       const call = new SharedCall((shared) => fetch(missing, shared));
       const entry = { call };
       for (const uid of missing) this.inFlight.set(prefix + uid, entry);

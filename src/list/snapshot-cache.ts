@@ -1,3 +1,4 @@
+import { abortReason } from '../upstream/abort-reason.js';
 import type { KeyValue } from './sorted-items.js';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors/api-error.js';
@@ -121,7 +122,11 @@ export class SnapshotCache {
     const cached = this.lru?.get(key);
     if (cached) return { snapshot: cached, fresh: false };
     const pending = this.inFlight.get(key);
-    if (!pending || pending.abandoned) return { snapshot: await this.load(key, load).wait(signal), fresh: true };
+    if (!pending || pending.abandoned) {
+      // a load starts its calls at once: none for a request that is gone already
+      if (signal?.aborted) throw abortReason(signal);
+      return { snapshot: await this.load(key, load).wait(signal), fresh: true };
+    }
     try {
       return { snapshot: await pending.wait(signal), fresh: true };
     } catch (err) {

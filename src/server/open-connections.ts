@@ -8,6 +8,15 @@ import { RequestLife } from '../upstream/request-life.js';
 // plain HTTP/2 stream (the gRPC fast path)
 export type Response = http.ServerResponse | http2.Http2ServerResponse | http2.ServerHttp2Stream;
 type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
+/**
+ * Whether a request's answer was ended before it closed: for a response, its end; for a plain
+ * HTTP/2 stream, its head (Node ends the writable side of a stream the client reset, so only a
+ * head sent says the proxy answered).
+ */
+function answered(res: Response): boolean {
+  return 'respond' in res ? res.headersSent : res.writableEnded;
+}
+
 export type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: CompatResponse) => void;
 
 export interface ConnectionEvents {
@@ -89,7 +98,7 @@ export class OpenConnections {
     this.answering.delete(res);
     // closed before it was answered: its client left (Node's HTTP/2 compatibility layer says
     // `finish` on a reset stream too, so the test is whether the answer was ended)
-    if (life && !res.writableEnded) life.abort(apiError('REQUEST_CANCELLED'));
+    if (life && !answered(res)) life.abort(apiError('REQUEST_CANCELLED'));
     if (this.answering.size === 0) this.idle?.();
   }
 

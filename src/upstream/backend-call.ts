@@ -3,7 +3,14 @@ import { Dispatcher, errors, type Pool } from 'undici';
 import { attemptLimit, DeadlineExceededError } from './attempt-timeout.js';
 import { type CircuitBreaker, CircuitOpenError, outcomeFails } from './circuit-breaker.js';
 import type { ReadRetries } from './retry-reads.js';
+import { abortReason } from './abort-reason.js';
+import type { LifeSignal } from './request-life.js';
 import { withRequestId } from './stamp-request-id.js';
+
+/** A dispatch option: the life of the request a call is for, read before each retry (a retry never starts for a request that is gone). */
+export interface LifeOption {
+  life?: LifeSignal | undefined;
+}
 
 /** What every call to a backend goes through: the breaker, the retry policy for reads, the attempt timeout and the call's deadline. */
 export interface CallParts {
@@ -48,6 +55,7 @@ class BackendCall {
   private timer: NodeJS.Timeout | undefined;
   private waiting: NodeJS.Timeout | undefined;
   private readonly deadline: number;
+  private readonly life: LifeSignal | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -58,6 +66,7 @@ class BackendCall {
     private readonly attemptTimer: boolean,
   ) {
     this.deadline = (opts as { deadline?: number }).deadline ?? Number.POSITIVE_INFINITY;
+    this.life = (opts as LifeOption).life;
   }
 
   /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
@@ -103,6 +112,11 @@ class BackendCall {
     this.waiting = setTimeout(() => {
       this.waiting = undefined;
       this.dropping = false;
+      // the request this call is for is gone: no further attempt starts for it
+      if (this.life?.aborted) {
+        this.next.onError?.(abortReason(this.life));
+        return;
+      }
       try {
         this.attempt();
       } catch (err) {

@@ -49,6 +49,7 @@ export class NativeV2Client {
         headers,
         body: req.body ?? null,
         ...callDeadline(this.opts.timeoutMs),
+        life: signal,
       });
       this.opts.observe?.(answer.status);
       return answer;

@@ -97,6 +97,7 @@ export class V1Client {
         headers,
         body: body ?? null,
         ...callDeadline(this.opts.timeoutMs),
+        life: signal,
       });
       status = answer.status;
       text = utf8Text(answer.body);

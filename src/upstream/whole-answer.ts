@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Abort, LegacyHandler } from './backend-call.js';
+import type { Abort, LegacyHandler, LifeOption } from './backend-call.js';
 
 /** A backend's answer read whole: status, its content type, and the body's bytes. */
 export interface WholeAnswer {
@@ -57,7 +57,7 @@ class WholeAnswerHandler implements LegacyHandler {
 }
 
 /** One call through `dispatcher`, its answer read whole (bounded by the dispatcher's own size limit). */
-export function wholeAnswer(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions): Promise<WholeAnswer> {
+export function wholeAnswer(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions & LifeOption): Promise<WholeAnswer> {
   // a refusal comes back as onError; a dispatcher that throws instead rejects the promise all the same
   return new Promise((resolve, reject) => {
     dispatcher.dispatch(opts, new WholeAnswerHandler(resolve, reject));
