@@ -480,14 +480,18 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     ...(opts.random ? { random: opts.random } : {}),
   });
   registerV2Routes(app, new RouteTable(resources), pipeline, native, lifecycle);
-  const nativeGrpc = settings.v2BaseUrl
-    ? new NativeGrpcClient(settings.v2BaseUrl, {
-        timeoutMs: settings.v2TimeoutMs,
-        maxResponseBytes: settings.v1MaxResponseBytes,
-        observe: metrics.upstreamObserver('v2'),
-      })
-    : undefined;
+  // native gRPC under the native backend's policy: its breaker, retry budget and timeouts are the REST calls' own
+  const nativeGrpc =
+    settings.v2BaseUrl && nativeBackend
+      ? new NativeGrpcClient(settings.v2BaseUrl, {
+          policy: nativeBackend.parts,
+          maxResponseBytes: settings.v1MaxResponseBytes,
+          observe: metrics.upstreamObserver('v2'),
+        })
+      : undefined;
   app.addHook('onClose', async () => nativeGrpc?.close());
+  // at the drain's deadline its session ends too (its calls answer SHUTTING_DOWN)
+  lifecycle.onDeadline(() => nativeGrpc?.close());
   const procedures = grpcProcedures({
     resources: services.resources,
     pipeline,

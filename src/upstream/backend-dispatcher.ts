@@ -1,7 +1,7 @@
 import { type Dispatcher, Pool } from 'undici';
 import { attemptTimeout } from './attempt-timeout.js';
 import { type BreakerOptions, type BreakerState, CircuitBreaker } from './circuit-breaker.js';
-import { BackendCallDispatcher } from './backend-call.js';
+import { BackendCallDispatcher, type CallParts } from './backend-call.js';
 import { ReadRetries, type RetryOptions, retryReads } from './retry-reads.js';
 import { stampRequestId } from './stamp-request-id.js';
 
@@ -19,6 +19,8 @@ export interface BackendDispatcherOptions {
 
 export interface BackendDispatcher {
   dispatcher: Dispatcher;
+  /** the backend's breaker, retry budget and timeouts, for its calls that do not go through undici (native gRPC) */
+  parts: CallParts;
   /** waits for the calls under way, then closes */
   close(): Promise<void>;
   /** ends every call under way with `reason` (the drain's time is up) */
@@ -51,10 +53,12 @@ export function backendDispatcher(origin: string, opts: BackendDispatcherOptions
     stampRequestId(),
   );
   // the same parts as one handler per call, for the request API every path uses
-  const dispatcher = new BackendCallDispatcher(pool, composed, { breaker, retries, attemptMs: opts.attemptTimeoutMs, deadlineMs: opts.deadlineMs });
+  const parts: CallParts = { breaker, retries, attemptMs: opts.attemptTimeoutMs, deadlineMs: opts.deadlineMs };
+  const dispatcher = new BackendCallDispatcher(pool, composed, parts);
   let destroyed: Promise<void> | undefined;
   return {
     dispatcher,
+    parts,
     // a pool the drain's deadline destroyed is closed already
     close: () => destroyed ?? pool.close(),
     destroy: (reason) => {

@@ -3,6 +3,7 @@ import { Code, ConnectError, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { apiError } from '../errors/error-registry.js';
 import { abortReason } from './abort-reason.js';
+import type { CallParts } from './backend-call.js';
 import type { LifeSignal } from './request-life.js';
 import type { TraceContext } from './trace-context.js';
 
@@ -21,11 +22,19 @@ const FAILURES = new Set([Code.Unknown, Code.Internal, Code.Unavailable, Code.Da
 
 const BACKEND = 'the native v2 backend';
 
+/** How one attempt ended: answered (a message or a status), or no answer (and why). */
+type Attempt = { answered: NativeGrpcAnswer } | { failed: 'attempt-timeout' | 'deadline' | 'too-large' | 'unreachable'; error: ConnectError };
+
 /**
  * The native v2 backend's gRPC service (the platform serves gRPC and REST on one host): a call goes
  * with the caller's message, `authorization`, `x-request-id` and trace context, over h2c for
- * `http://` and TLS for `https://`, and the answer or status comes back as the backend gave it. No
- * answer at all is the registry's UNAVAILABLE, none within `timeoutMs` its DEADLINE_EXCEEDED.
+ * `http://` and TLS for `https://`, and the answer or status comes back as the backend gave it.
+ * Under the same policy as the native REST calls, sharing its parts: each attempt asks the
+ * backend's breaker and tells it how it ended (UNAVAILABLE, or no answer, is a failure, as 503 is
+ * over REST), must start answering within the attempt timeout, and a read (Get, List) answered
+ * UNAVAILABLE or lost to the connection goes again within the retry budget and the call's
+ * deadline. No answer at all is the registry's UNAVAILABLE, none by the deadline its
+ * DEADLINE_EXCEEDED; an open circuit answers at once.
  */
 export class NativeGrpcClient {
   private readonly transport: Transport;
@@ -33,7 +42,7 @@ export class NativeGrpcClient {
 
   constructor(
     baseUrl: string,
-    private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
+    private readonly opts: { policy: CallParts; maxResponseBytes: number; observe?: (status: number | 'error') => void },
   ) {
     // one HTTP/2 session, kept while calls come and closed after a minute without any
     this.sessions = new Http2SessionManager(baseUrl, { idleConnectionTimeoutMs: 60_000 });
@@ -51,29 +60,74 @@ export class NativeGrpcClient {
 
   async call(method: DescMethodUnary, input: Message, call: NativeGrpcCall): Promise<NativeGrpcAnswer> {
     const { signal } = call;
-    if (signal?.aborted) throw abortReason(signal);
+    const { breaker, retries, attemptMs, deadlineMs } = this.opts.policy;
     const header: Record<string, string> = { 'x-request-id': call.requestId };
     if (call.authorization) header.authorization = call.authorization;
     if (call.trace) Object.assign(header, call.trace);
+    const read = /^(Get|List)/.test(method.name);
+    const deadline = Date.now() + deadlineMs;
+    retries.earn();
+    for (let done = 0; ; done += 1) {
+      if (signal?.aborted) throw abortReason(signal);
+      const admitted = breaker.admit();
+      if (admitted === 'refuse') {
+        this.opts.observe?.('error');
+        throw apiError('BACKEND_CIRCUIT_OPEN', { backend: BACKEND });
+      }
+      const attempt = await this.attempt(method, input, header, signal, Math.min(attemptMs, deadline - Date.now()), attemptMs < deadline - Date.now());
+      if (signal?.aborted) throw abortReason(signal);
+      const down = 'answered' in attempt ? attempt.answered.error?.code === Code.Unavailable : attempt.failed !== 'deadline' && attempt.failed !== 'too-large';
+      // the call's own deadline, or an answer too large, say nothing of the backend being up
+      breaker.record('failed' in attempt && !down ? undefined : down, admitted === 'trial');
+      const retryable = read && ('answered' in attempt ? down : attempt.failed === 'unreachable');
+      const delay = retryable ? retries.delayOfRead(done, deadline) : undefined;
+      if (delay === undefined) return this.outcome(attempt);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  private async attempt(
+    method: DescMethodUnary,
+    input: Message,
+    header: Record<string, string>,
+    signal: LifeSignal | undefined,
+    limitMs: number,
+    limitIsAttempt: boolean,
+  ): Promise<Attempt> {
     const started = Date.now();
     try {
-      const res = await this.transport.unary(method, signal as AbortSignal | undefined, this.opts.timeoutMs, header, input as never);
-      this.opts.observe?.(200);
-      return { message: res.message as Message };
+      const res = await this.transport.unary(method, signal as AbortSignal | undefined, Math.max(1, limitMs), header, input as never);
+      return { answered: { message: res.message as Message } };
     } catch (err) {
-      if (signal?.aborted) throw abortReason(signal);
       const e = ConnectError.from(err);
       // an answered status carries grpc-status; anything else never reached an answer
       if (e.metadata.has('grpc-status')) {
-        this.opts.observe?.(200);
         const kept = new ConnectError(e.rawMessage, e.code);
         kept.details = e.details;
-        return { error: kept };
+        return { answered: { error: kept } };
       }
-      this.opts.observe?.('error');
-      if (e.code === Code.DeadlineExceeded || Date.now() - started >= this.opts.timeoutMs) throw apiError('BACKEND_TIMEOUT', { backend: BACKEND });
-      if (e.code === Code.ResourceExhausted) throw apiError('BACKEND_ANSWER_TOO_LARGE', { backend: BACKEND, limit: this.opts.maxResponseBytes });
-      throw apiError('BACKEND_UNREACHABLE', { backend: BACKEND });
+      if (e.code === Code.DeadlineExceeded || Date.now() - started >= limitMs) return { failed: limitIsAttempt ? 'attempt-timeout' : 'deadline', error: e };
+      if (e.code === Code.ResourceExhausted) return { failed: 'too-large', error: e };
+      return { failed: 'unreachable', error: e };
+    }
+  }
+
+  /** The last attempt's outcome, as the caller sees it. */
+  private outcome(attempt: Attempt): NativeGrpcAnswer {
+    if ('answered' in attempt) {
+      this.opts.observe?.(200);
+      return attempt.answered;
+    }
+    this.opts.observe?.('error');
+    switch (attempt.failed) {
+      case 'attempt-timeout':
+        throw apiError('BACKEND_HANGS', { backend: BACKEND, reason: `no answer within the attempt timeout (${this.opts.policy.attemptMs} ms)` });
+      case 'deadline':
+        throw apiError('BACKEND_TIMEOUT', { backend: BACKEND });
+      case 'too-large':
+        throw apiError('BACKEND_ANSWER_TOO_LARGE', { backend: BACKEND, limit: this.opts.maxResponseBytes });
+      default:
+        throw apiError('BACKEND_UNREACHABLE', { backend: BACKEND });
     }
   }
 }

@@ -52,9 +52,16 @@ export class ReadRetries {
     const retryable = 'status' in failure ? STATUSES.includes(failure.status) : CONNECTION_FAILURES.includes((failure.error as { code?: string }).code ?? '');
     if (!retryable) return undefined;
     const max = (dispatchOpts as { retryOptions?: { maxRetries?: number } }).retryOptions?.maxRetries ?? this.opts.maxRetries;
+    return this.delayOfRead(done, (dispatchOpts as DeadlineOption).deadline, max);
+  }
+
+  /**
+   * The wait before the next attempt of a read that failed retryably (whatever its protocol: the
+   * native gRPC calls ask here too, so both share the budget), or undefined: no retry.
+   */
+  delayOfRead(done: number, deadline: number | undefined, max = this.opts.maxRetries): number | undefined {
     if (done + 1 > max) return undefined;
     const delay = this.random() * Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** done);
-    const deadline = (dispatchOpts as DeadlineOption).deadline;
     if (deadline !== undefined && Date.now() + delay >= deadline) return undefined;
     return this.budget.spend() ? delay : undefined;
   }

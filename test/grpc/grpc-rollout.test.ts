@@ -210,7 +210,7 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
 });
 
 describe('a native gRPC backend that does not answer', () => {
-  it('is UNAVAILABLE when nothing listens, DEADLINE_EXCEEDED past V2_TIMEOUT_MS', async () => {
+  it('is UNAVAILABLE when nothing listens, DEADLINE_EXCEEDED past V2_TIMEOUT_MS, UNAVAILABLE (hangs) past V2_ATTEMPT_TIMEOUT_MS', async () => {
     const h = await startHarness();
     const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-grpc-down-')), 'rollout.yaml');
     writeFileSync(file, 'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n');
@@ -220,8 +220,10 @@ describe('a native gRPC backend that does not answer', () => {
     await closed.close();
     const down = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: closedUrl, ROLLOUT_FILE: file });
     const slow = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, V2_TIMEOUT_MS: '300' });
+    const hung = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, V2_TIMEOUT_MS: '30000', V2_ATTEMPT_TIMEOUT_MS: '200' });
     const downCall = grpcV2(new URL(down.url).host, TOKENS.alice);
     const slowCall = grpcV2(new URL(slow.url).host, TOKENS.alice);
+    const hungCall = grpcV2(new URL(hung.url).host, TOKENS.alice);
     try {
       const unreachable = await downCall.call('GET', `/iam/v2beta1/groups/${A}`);
       expect(unreachable.body).toMatchObject({ code: 14, message: 'Unavailable: the native v2 backend is unreachable' });
@@ -230,11 +232,19 @@ describe('a native gRPC backend that does not answer', () => {
       const late = await slowCall.call('GET', `/iam/v2beta1/groups/${A}`);
       expect(late.body).toMatchObject({ code: 4 });
       expect(performance.now() - started).toBeLessThan(5_000);
+      // the attempt timeout, as over REST: the backend hangs (not the call's deadline)
+      const hanging = await hungCall.call('GET', `/iam/v2beta1/groups/${A}`);
+      expect(hanging.body).toMatchObject({
+        code: 14,
+        message: 'Unavailable: the native v2 backend does not answer (no answer within the attempt timeout (200 ms))',
+      });
     } finally {
       downCall.close();
       slowCall.close();
+      hungCall.close();
       await down.close();
       await slow.close();
+      await hung.close();
       await h.close();
     }
   });
@@ -272,5 +282,52 @@ describe('what a native gRPC call carries', () => {
       await h.close();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('native gRPC calls under the native backend policy', () => {
+  let h: EmulatorHarness;
+  let proxy: RunningProxy;
+  let grpc: GrpcV2;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v2proxy-grpc-breaker-'));
+    const file = join(dir, 'rollout.yaml');
+    // every roles Get native; a guard that never rolls back, so every call reaches the native side
+    writeFileSync(file, 'routes:\n  - resource: roles\n    operations: [get]\n    native: 100\nguard:\n  minRequests: 100000\n');
+    h = await startHarness();
+    proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKEN: ADMIN, V1_BREAKER_OPEN_MS: '60000' });
+    grpc = grpcV2(new URL(proxy.url).host, TOKENS.alice);
+  });
+  afterAll(async () => {
+    grpc.close();
+    await proxy.close();
+    await h.close();
+  });
+
+  const nativeCalls = async () => {
+    const { requests } = (await call(h.v2url, 'GET', '/__emulator/stats')).body as { requests: Record<string, number> };
+    return Object.entries(requests)
+      .filter(([key]) => key.startsWith('GET /iam/v2beta1/roles'))
+      .reduce((sum, [, n]) => sum + n, 0);
+  };
+
+  it("reads retried, then the native backend's breaker opens on failed gRPC attempts: gRPC and REST calls are refused at once, no attempt sent", async () => {
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/roles', status: 503 }] } });
+    const role = `/iam/v2beta1/roles/${A}`;
+    const first = await grpc.call('GET', role);
+    expect(first.body.code).toBe(14);
+    // a read answered UNAVAILABLE went again (V1_RETRIES, within the budget)
+    expect(await nativeCalls()).toBeGreaterThan(1);
+    for (let i = 0; i < 40 && !/^v2proxy_circuit_open\{backend="v2"\} 1$/m.test((await call(proxy.url, 'GET', '/metrics', { token: ADMIN })).body); i += 1) {
+      expect((await grpc.call('GET', role)).body.code).toBe(14);
+    }
+    expect((await call(proxy.url, 'GET', '/metrics', { token: ADMIN })).body).toMatch(/^v2proxy_circuit_open\{backend="v2"\} 1$/m);
+    const sent = await nativeCalls();
+    const refused = await grpc.call('GET', role);
+    expect(refused.body).toMatchObject({ code: 14, message: expect.stringMatching(/circuit/i) });
+    const overRest = await call(proxy.url, 'GET', role, { token: TOKENS.alice });
+    expect(overRest.status).toBe(503);
+    expect(overRest.body.message).toMatch(/circuit/i);
+    expect(await nativeCalls()).toBe(sent);
   });
 });
