@@ -1,5 +1,6 @@
 import { apiError } from '../errors/error-registry.js';
 import { isObject } from '../json/json-path.js';
+import type { RequestSpans, UpstreamCall } from '../upstream/attempt-spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
@@ -35,6 +36,8 @@ export async function exchangeToken(
     requestId: string;
     signal?: LifeSignal | undefined;
     trace?: TraceContext | undefined;
+    spans?: RequestSpans | undefined;
+    purpose?: UpstreamCall['purpose'];
   },
   settings: ExchangeSettings,
 ): Promise<unknown> {

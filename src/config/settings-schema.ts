@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAMPLERS } from '../telemetry/start-tracing.js';
 
 const text = z.string().trim();
 const port = () =>
@@ -194,6 +195,24 @@ export const ProxySettingsSchema = z.object({
     .max(100, { error: 'must be a number from 0 to 100' })
     .default(100)
     .describe('percent of v2 reads RECORD_FILE keeps'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl
+    .optional()
+    .describe(
+      'OpenTelemetry: the OTLP/HTTP collector traces are exported to (`<it>/v1/traces`), in batches; unset (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset): no tracing, no SDK loaded. OTEL_EXPORTER_OTLP_HEADERS is read by the exporter as the standard says',
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional().describe('OpenTelemetry: the full URL traces are exported to (wins over OTEL_EXPORTER_OTLP_ENDPOINT)'),
+  OTEL_SERVICE_NAME: text.min(1).default('v2proxy').describe("OpenTelemetry: the spans' `service.name`"),
+  OTEL_TRACES_SAMPLER: z
+    .enum(SAMPLERS, { error: `must be one of ${SAMPLERS.join(', ')}` })
+    .default('parentbased_always_on')
+    .describe(`OpenTelemetry: which requests are traced: ${SAMPLERS.join(', ')} (parentbased: as the client's sampled flag says, when it sends a traceparent)`),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number({ error: 'must be a number from 0 to 1' })
+    .min(0, { error: 'must be a number from 0 to 1' })
+    .max(1, { error: 'must be a number from 0 to 1' })
+    .default(1)
+    .describe('OpenTelemetry: the share of traces the traceidratio samplers keep, 0 to 1'),
+  OTEL_BSP_SCHEDULE_DELAY: wholeNumber(600_000).default(5_000).describe('OpenTelemetry: how long finished spans wait to be exported together, in milliseconds'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',

@@ -1,4 +1,6 @@
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE, ATTR_RPC_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
 import { toApiError } from '../errors/to-api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
@@ -10,10 +12,18 @@ import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
 import type { RecordFile } from '../shadow/record-file.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
+import { ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, type TracedRequest } from '../telemetry/traced-request.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { Exchange, Protocol, Side } from './exchange.js';
 import { translateExchange } from './translate-exchange.js';
+
+/** What a door answered: the HTTP status (a gRPC call's: the one its code stands for), and a gRPC call's code. */
+export interface Rendered {
+  status: number;
+  grpcCode?: number | undefined;
+}
 
 /** What served an exchange: the translation's result, or the native backend's answer in the door's own form. */
 export type Served<N> = { side: 'translate'; value: Json | JsonText } | { side: 'native'; value: N };
@@ -43,7 +53,33 @@ export interface PipelineDeps {
   metrics: ProxyMetrics;
   /** aborted when the drain's time is up: the only thing that stops shadow reads */
   shutdownSignal: LifeSignal;
+  /** with an OTLP endpoint: a server span per exchange, a client span per upstream attempt */
+  tracing?: Tracing | undefined;
   random?: () => number;
+}
+
+/** The route an exchange took, as a template (`/iam/v2beta1/groups/{uid}`): its server span's `http.route`. */
+function routeOf(ex: Exchange): string {
+  const base = `${ex.resource.prefix}/${ex.resource.segment}`;
+  if (ex.operation === 'list') return base;
+  if (ex.operation === 'create') return ex.input.uid === '' ? base : `${base}/{parent}`;
+  return `${base}/{uid}`;
+}
+
+/** A traced exchange's server span: named for its route (REST) or RPC (gRPC), its parent the client's traceparent. */
+function serverSpan(tracing: Tracing, ex: Exchange) {
+  const rpc = ex.protocol === 'grpc';
+  const route = routeOf(ex);
+  const service = ex.named.path.slice(1);
+  return tracing.request({
+    name: rpc ? `${service}/${ex.named.method}` : `${ex.named.method} ${route}`,
+    startTime: performance.timeOrigin + ex.startedAt,
+    attributes: rpc
+      ? { [ATTR_RPC_SYSTEM]: 'grpc', [ATTR_RPC_SERVICE]: service, [ATTR_RPC_METHOD]: ex.named.method, [ATTR_HTTP_ROUTE]: route }
+      : { [ATTR_HTTP_REQUEST_METHOD]: ex.named.method, [ATTR_HTTP_ROUTE]: route, [ATTR_URL_PATH]: ex.named.path },
+    traceparent: ex.origin.trace?.traceparent,
+    tracestate: ex.origin.trace?.tracestate,
+  });
 }
 
 /** how long shadow work waits for a moment without client requests before it runs anyway */
@@ -63,9 +99,38 @@ export class ExchangePipeline {
     this.random = deps.random ?? Math.random;
   }
 
-  /** Decides the side and serves the exchange there; the door renders the result, then calls `finish`. */
-  async serve<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
+  /**
+   * The whole of one exchange, whichever door it came by: it is traced (with tracing on), served
+   * (`serve`), its result (or the registry's error) rendered by the door (`render`, which says the
+   * status it answered), and then, whatever happened, counted, timed, recorded and shadowed once.
+   * Shadow work waits while exchanges run (the quiet gate), left here on every path out.
+   */
+  async run<W, N>(ex: Exchange<W>, door: Door<W, N>, render: (result: Served<N> | ApiError) => Rendered, bug: (err: unknown) => void): Promise<void> {
     this.gate.enter();
+    const traced = this.deps.tracing ? serverSpan(this.deps.tracing, ex) : undefined;
+    if (traced) {
+      ex.traced = traced;
+      ex.origin.spans = traced;
+    }
+    let result: Served<N> | ApiError = apiError('INTERNAL');
+    let rendered: Rendered = { status: 500, grpcCode: ex.protocol === 'grpc' ? GrpcCode.INTERNAL : undefined };
+    try {
+      result = await this.answer(ex, door, bug);
+      rendered = render(result);
+    } finally {
+      this.gate.leave();
+      const answered = result;
+      this.finish(ex, door, rendered.status, () => answered);
+      traced?.end({
+        status: rendered.status,
+        grpcCode: rendered.grpcCode,
+        attributes: { 'v2proxy.side': ex.side, 'v2proxy.decision': ex.decision?.why ?? 'no-rollout', 'v2proxy.resource': ex.resource.mapping.resource },
+      });
+    }
+  }
+
+  /** Decides the side and serves the exchange there. */
+  async serve<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
     const { rollout } = this.deps;
     const token = ex.pageToken;
     const decision = rollout.decide({
@@ -93,7 +158,7 @@ export class ExchangePipeline {
    * `serve`, with whatever it throws as the registry's error, which the door renders; an error that
    * is a bug (INTERNAL) is also handed to `bug` to be logged.
    */
-  async answer<W, N>(ex: Exchange<W>, door: Door<W, N>, bug: (err: unknown) => void): Promise<Served<N> | ApiError> {
+  private async answer<W, N>(ex: Exchange<W>, door: Door<W, N>, bug: (err: unknown) => void): Promise<Served<N> | ApiError> {
     try {
       return await this.serve(ex, door);
     } catch (err) {
@@ -113,8 +178,7 @@ export class ExchangePipeline {
    * request is counted and timed, recorded when it is a read, and shadowed when it was planned.
    * `answer`: what the client got, read only if a shadow compares it.
    */
-  finish<W, N>(ex: Exchange<W>, door: Door<W, N>, status: number, answer: () => Served<N> | ApiError): void {
-    this.gate.leave();
+  private finish<W, N>(ex: Exchange<W>, door: Door<W, N>, status: number, answer: () => Served<N> | ApiError): void {
     const { metrics, record, shadow } = this.deps;
     const seconds = (performance.now() - ex.startedAt) / 1000;
     const rule = ex.decision?.why ?? 'no-rollout';
@@ -170,8 +234,18 @@ export class ExchangePipeline {
 
   /** One read of an exchange on one side, as its client would have seen it (shadow and noise reads). */
   private async readFrom<W, N>(ex: Exchange<W>, door: Door<W, N>, side: Side): Promise<ComparedAnswer> {
+    // a trace of its own, linked to the request's: it runs after the answer
+    const traced = this.deps.tracing?.linked(ex.traced, `shadow read ${side}`, { 'v2proxy.side': side, 'v2proxy.resource': ex.resource.mapping.resource });
+    try {
+      return await this.readOn(ex, door, side, traced);
+    } finally {
+      traced?.end({ status: 200 });
+    }
+  }
+
+  private async readOn<W, N>(ex: Exchange<W>, door: Door<W, N>, side: Side, traced: TracedRequest | undefined): Promise<ComparedAnswer> {
     // after the answer: only the drain stops a shadow read
-    const origin: RequestOrigin = { ...ex.origin, signal: this.deps.shutdownSignal };
+    const origin: RequestOrigin = { ...ex.origin, signal: this.deps.shutdownSignal, spans: traced };
     let answer: Served<N> | ApiError;
     if (side === 'native') {
       // no answer from the native backend is a shadow that failed, not a difference

@@ -3,6 +3,7 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RequestOrigin } from '../operations/operation-context.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision } from '../rollout/decide-backend.js';
+import type { TracedRequest } from '../telemetry/traced-request.js';
 
 export type Protocol = 'rest' | 'grpc';
 export type Side = 'translate' | 'native';
@@ -51,4 +52,6 @@ export interface Exchange<W = unknown> {
   side: Side;
   decision: Decision | undefined;
   shadow: { config: RolloutRoute; noise: boolean } | undefined;
+  /** its server span, when traced (set by the pipeline) */
+  traced?: TracedRequest | undefined;
 }

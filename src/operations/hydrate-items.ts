@@ -15,7 +15,7 @@ async function lookUp(ctx: OperationContext, from: CompiledResource, h: Hydratio
   const wanted = new Set(uids);
   let records: Json[];
   try {
-    records = await listV1(forResource(withSignal(ctx, signal), from), { [h.batchBy]: uids });
+    records = await listV1(forResource(withSignal(ctx, signal, 'lookup'), from), { [h.batchBy]: uids });
   } catch (err) {
     // a caller who may not list them at all sees the objects without the looked-up fields
     if (err instanceof ApiError && (err.code === GrpcCode.PERMISSION_DENIED || err.code === GrpcCode.NOT_FOUND)) return new Map();

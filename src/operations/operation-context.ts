@@ -6,6 +6,7 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { TimesStore } from '../meta/meta-store.js';
 import type { IdempotencyStore } from '../stores/idempotency-store.js';
 import type { WriteLock } from '../update/write-lock.js';
+import type { RequestSpans, UpstreamCall } from '../upstream/attempt-spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { LifeSignal } from '../upstream/request-life.js';
@@ -18,6 +19,10 @@ export interface RequestOrigin {
   signal: LifeSignal | undefined;
   /** the client's W3C trace headers, forwarded on every upstream call */
   trace: TraceContext | undefined;
+  /** a traced request's spans (tracing on, the request sampled): each upstream attempt gets a client span */
+  spans?: RequestSpans | undefined;
+  /** what its upstream calls are for, when not the request's own (a lookup) */
+  purpose?: UpstreamCall['purpose'];
 }
 
 /** What one v2 operation needs: the resource's compiled mapping and the caller's v1 credentials. */
@@ -67,6 +72,8 @@ class Context implements OperationContext {
   readonly requestId: string;
   readonly signal: LifeSignal | undefined;
   readonly trace: TraceContext | undefined;
+  readonly spans: RequestSpans | undefined;
+  readonly purpose: UpstreamCall['purpose'];
   private fingerprint: string | undefined;
 
   constructor(
@@ -79,6 +86,8 @@ class Context implements OperationContext {
     this.requestId = origin.requestId;
     this.signal = origin.signal;
     this.trace = origin.trace;
+    this.spans = origin.spans;
+    this.purpose = origin.purpose;
     this.locks = services.locks;
     this.idempotency = services.idempotency;
     this.lists = services.lists;
@@ -109,8 +118,15 @@ export function forResource(ctx: OperationContext, resource: CompiledResource): 
  * The same call's context for work other requests may share (a list load, a batched lookup): it
  * runs on that work's own signal (see SharedCall), not on this request's.
  */
-export function withSignal(ctx: OperationContext, signal: LifeSignal): OperationContext {
-  return new Context(ctx, ctx.resource, ctx.v1, { authorization: ctx.authorization, requestId: ctx.requestId, signal, trace: ctx.trace });
+export function withSignal(ctx: OperationContext, signal: LifeSignal, purpose?: UpstreamCall['purpose']): OperationContext {
+  return new Context(ctx, ctx.resource, ctx.v1, {
+    authorization: ctx.authorization,
+    requestId: ctx.requestId,
+    signal,
+    trace: ctx.trace,
+    spans: ctx.spans,
+    purpose: purpose ?? ctx.purpose,
+  });
 }
 
 /** The prefix of every list snapshot a caller holds for a resource. */

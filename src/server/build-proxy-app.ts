@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
@@ -60,6 +61,9 @@ import { FleetRoster } from '../stores/fleet-roster.js';
 import { WebhookSender } from '../upstream/webhook-sender.js';
 import { FleetDiffReport } from '../shadow/fleet-diff-report.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
+import { startTracing } from '../telemetry/start-tracing.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
 const LISTS_TOPIC = 'v2proxy:lists';
@@ -215,7 +219,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       ? v1Backend
       : backend(issuerOrigin.origin, 'the v1 token issuer', issuerTimeouts, 'issuer');
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
-  const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs });
+  const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs, backend: 'issuer' });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
   takeRequest = v1Reads({ v1, dispatcher: v1Backend.dispatcher, maxResponseBytes: settings.v1MaxResponseBytes, logged: (line) => requestLog.completed(line) });
   // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
@@ -229,8 +233,20 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   });
   answerInOneShape(app);
 
+  // with an OTLP endpoint: spans of each request and of its upstream attempts (else no SDK at all)
+  const tracing = await startTracing({
+    endpoint: settings.otelExporterOtlpEndpoint,
+    tracesEndpoint: settings.otelExporterOtlpTracesEndpoint,
+    serviceName: settings.otelServiceName,
+    serviceVersion: PACKAGE_VERSION,
+    sampler: settings.otelTracesSampler,
+    samplerArg: settings.otelTracesSamplerArg,
+    scheduleDelayMs: settings.otelBspScheduleDelay,
+  });
+  // the last spans leave with the last answers
+  app.addHook('onClose', async () => tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'the last spans could not be exported')));
   registerFormParser(app);
-  registerStsRoutes(app, issuer, lifecycle, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }));
+  registerStsRoutes(app, issuer, lifecycle, () => ({ publicUrl: settings.publicUrl, v1Audience: settings.v1Audience }), tracing);
   const descriptors = connectionBoundWarning(settings.maxConnections);
   if (descriptors) app.log.warn(descriptors);
   if (!settings.pageTokenSecret) {
@@ -341,7 +357,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     : undefined;
   const native =
     nativeOrigin && nativeBackend
-      ? new NativeV2Client(nativeOrigin.basePath, nativeBackend.dispatcher, {
+      ? new NativeV2Client(nativeOrigin.origin, nativeOrigin.basePath, nativeBackend.dispatcher, {
           timeoutMs: settings.v2TimeoutMs,
           maxResponseBytes: settings.v1MaxResponseBytes,
           observe: metrics.upstreamObserver('v2'),
@@ -468,6 +484,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   };
   // one pipeline, two front doors: REST, and gRPC (with gRPC-Web and Connect)
   const pipeline = new ExchangePipeline({
+    tracing,
     v1: v1Client,
     services,
     rollout: rollout.traffic,

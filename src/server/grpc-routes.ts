@@ -1,6 +1,6 @@
 import { type DescMessage, type DescMethod, type DescMethodUnary, type DescService, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
 import { callerAuthorization } from '../auth/caller-identity.js';
-import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
+import { Code, ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
 import { BACKEND_HEADER, type Exchange, type Side } from '../exchange/exchange.js';
@@ -197,18 +197,24 @@ export function grpcProcedures(deps: {
         decision: undefined,
         shadow: undefined,
       };
-      const result = await deps.pipeline.answer(ex, door, (err) => deps.bug(err, requestId));
-      const answered = result;
-      let outcome: GrpcOutcome;
-      try {
-        if (result instanceof ApiError) outcome = { side: ex.side, error: grpcErrorOf(result, restPathOf(resource)) };
-        else if (result.side === 'native')
-          outcome = result.value.error ? { side: ex.side, error: result.value.error } : { side: ex.side, message: result.value.message };
-        else outcome = { side: ex.side, message: fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ) };
-      } catch (err) {
-        outcome = { side: ex.side, error: ConnectError.from(err) };
-      }
-      deps.pipeline.finish(ex, door, outcome.error ? httpStatusOf(outcome.error.code as GrpcCodeNumber) : 200, () => answered);
+      let outcome: GrpcOutcome = { side: ex.side, error: ConnectError.from(new Error('not answered'), Code.Internal) };
+      await deps.pipeline.run(
+        ex,
+        door,
+        (result) => {
+          try {
+            if (result instanceof ApiError) outcome = { side: ex.side, error: grpcErrorOf(result, restPathOf(resource)) };
+            else if (result.side === 'native')
+              outcome = result.value.error ? { side: ex.side, error: result.value.error } : { side: ex.side, message: result.value.message };
+            else outcome = { side: ex.side, message: fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ) };
+          } catch (err) {
+            outcome = { side: ex.side, error: ConnectError.from(err) };
+          }
+          const code = outcome.error?.code ?? 0;
+          return { status: outcome.error ? httpStatusOf(code as GrpcCodeNumber) : 200, grpcCode: code };
+        },
+        (err) => deps.bug(err, requestId),
+      );
       return outcome;
     };
   const procedures = new Map<string, GrpcProcedure>();

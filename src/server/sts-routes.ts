@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { callerAuthorization } from '../auth/caller-identity.js';
 import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
+import { httpStatusOf } from '../errors/grpc-codes.js';
+import { toApiError } from '../errors/to-api-error.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { traceContextOf } from '../upstream/trace-context.js';
 import type { QueryValues, V1Client } from '../upstream/v1-client.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -19,24 +23,51 @@ export function registerFormParser(app: FastifyInstance): void {
 }
 
 /** The proxy's own token exchange endpoint. */
-export function registerStsRoutes(app: FastifyInstance, issuer: V1Client, lifecycle: Lifecycle, settings: () => ExchangeSettings): void {
+export function registerStsRoutes(
+  app: FastifyInstance,
+  issuer: V1Client,
+  lifecycle: Lifecycle,
+  settings: () => ExchangeSettings,
+  tracing: Tracing | undefined,
+): void {
   app.route({
     method: ['GET', 'POST'],
     url: '/sts/exchange',
     handler: async (req, reply) => {
       const params = (req.method === 'GET' ? req.query : (req.body ?? {})) as QueryValues;
-      return exchangeToken(
-        issuer,
-        {
-          method: req.method as 'GET' | 'POST',
-          params: { ...params },
-          authorization: callerAuthorization(req.headers.authorization),
-          requestId: req.id,
-          signal: lifecycle.requestSignal(reply.raw),
-          trace: traceContextOf(req.headers),
-        },
-        settings(),
-      );
+      const trace = traceContextOf(req.headers);
+      // traced: a server span, and the issuer's attempts as client spans under it
+      const traced = tracing?.request({
+        name: `${req.method} /sts/exchange`,
+        startTime: Date.now(),
+        attributes: { [ATTR_HTTP_REQUEST_METHOD]: req.method, [ATTR_HTTP_ROUTE]: '/sts/exchange' },
+        traceparent: trace?.traceparent,
+        tracestate: trace?.tracestate,
+      });
+      let status = 500;
+      try {
+        const token = await exchangeToken(
+          issuer,
+          {
+            method: req.method as 'GET' | 'POST',
+            params: { ...params },
+            authorization: callerAuthorization(req.headers.authorization),
+            requestId: req.id,
+            signal: lifecycle.requestSignal(reply.raw),
+            trace,
+            spans: traced,
+            purpose: 'token-exchange',
+          },
+          settings(),
+        );
+        status = 200;
+        return token;
+      } catch (err) {
+        status = httpStatusOf(toApiError(err).code);
+        throw err;
+      } finally {
+        traced?.end({ status });
+      }
     },
   });
 }

@@ -129,24 +129,27 @@ export function registerV2Routes(
       decision: undefined,
       shadow: undefined,
     };
-    const result = await pipeline.answer(ex, door, (err) => req.log.error({ err }, 'request failed'));
-    reply.header(BACKEND_HEADER, ex.side);
-    let status: number;
-    if (result instanceof ApiError) {
-      const rendered = renderError(result, path);
-      status = rendered.status;
-      reply.status(status).type('application/json').send(rendered.body);
-    } else if (result.side === 'native') {
-      status = result.value.status;
-      reply.status(status);
-      if (result.value.contentType) reply.header('content-type', result.value.contentType);
-      reply.send(result.value.body);
-    } else {
-      status = 200;
-      reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
-    }
-    const answered = result;
-    pipeline.finish(ex, door, status, () => answered);
+    await pipeline.run(
+      ex,
+      door,
+      (result) => {
+        reply.header(BACKEND_HEADER, ex.side);
+        if (result instanceof ApiError) {
+          const rendered = renderError(result, path);
+          reply.status(rendered.status).type('application/json').send(rendered.body);
+          return { status: rendered.status };
+        }
+        if (result.side === 'native') {
+          reply.status(result.value.status);
+          if (result.value.contentType) reply.header('content-type', result.value.contentType);
+          reply.send(result.value.body);
+          return { status: result.value.status };
+        }
+        reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
+        return { status: 200 };
+      },
+      (err) => req.log.error({ err }, 'request failed'),
+    );
     return reply;
   };
 

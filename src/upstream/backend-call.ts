@@ -4,12 +4,18 @@ import { attemptLimit, DeadlineExceededError } from './attempt-timeout.js';
 import { type CircuitBreaker, CircuitOpenError, outcomeFails } from './circuit-breaker.js';
 import type { ReadRetries } from './retry-reads.js';
 import { abortReason } from './abort-reason.js';
+import type { AttemptSpan, CallSpans } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
 import { withRequestId } from './stamp-request-id.js';
 
-/** A dispatch option: the life of the request a call is for, read before each retry (a retry never starts for a request that is gone). */
+/**
+ * Dispatch options of the proxy's own: the life of the request a call is for, read before each
+ * retry (a retry never starts for a request that is gone), and the spans of its attempts (a traced
+ * request's), each attempt carrying its own span as the parent in `traceparent`.
+ */
 export interface LifeOption {
   life?: LifeSignal | undefined;
+  spans?: CallSpans | undefined;
 }
 
 /** What every call to a backend goes through: the breaker, the retry policy for reads, the attempt timeout and the call's deadline. */
@@ -56,6 +62,8 @@ class BackendCall {
   private waiting: NodeJS.Timeout | undefined;
   private readonly deadline: number;
   private readonly life: LifeSignal | undefined;
+  private readonly spans: CallSpans | undefined;
+  private span: AttemptSpan | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -67,6 +75,7 @@ class BackendCall {
   ) {
     this.deadline = (opts as { deadline?: number }).deadline ?? Number.POSITIVE_INFINITY;
     this.life = (opts as LifeOption).life;
+    this.spans = (opts as LifeOption).spans;
   }
 
   /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
@@ -75,6 +84,11 @@ class BackendCall {
     if (admitted === 'refuse') throw new CircuitOpenError();
     this.trial = admitted === 'trial';
     this.recorded = false;
+    if (this.spans) {
+      this.span = this.spans.attempt(this.retries);
+      // (the call's own headers object, made for this call)
+      (this.opts.headers as Record<string, string>).traceparent = this.span.traceparent;
+    }
     return this.pool.dispatch(this.opts, this as unknown as Dispatcher.DispatchHandler);
   }
 
@@ -82,6 +96,8 @@ class BackendCall {
     if (this.recorded) return;
     this.recorded = true;
     this.parts.breaker.record(outcomeFails(outcome), this.trial);
+    this.span?.end('status' in outcome ? outcome : { error: (outcome.error as { code?: string }).code ?? outcome.error.name });
+    this.span = undefined;
   }
 
   private arm(ms: number, reason: () => Error): void {

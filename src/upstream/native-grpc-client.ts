@@ -4,6 +4,7 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import { apiError } from '../errors/error-registry.js';
 import { abortReason } from './abort-reason.js';
 import type { CallParts } from './backend-call.js';
+import type { RequestSpans } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
 import type { TraceContext } from './trace-context.js';
 
@@ -12,6 +13,7 @@ export interface NativeGrpcCall {
   requestId: string;
   signal?: LifeSignal | undefined;
   trace?: TraceContext | undefined;
+  spans?: RequestSpans | undefined;
 }
 
 /** What the native backend answered a call: its response message, or the status it ended with (kept as it came). */
@@ -66,6 +68,7 @@ export class NativeGrpcClient {
     if (call.trace) Object.assign(header, call.trace);
     const read = /^(Get|List)/.test(method.name);
     const deadline = Date.now() + deadlineMs;
+    const spans = call.spans?.call({ backend: 'v2', protocol: 'grpc', method: method.name, target: `/${method.parent.typeName}/${method.name}` });
     retries.earn();
     for (let done = 0; ; done += 1) {
       if (signal?.aborted) throw abortReason(signal);
@@ -74,7 +77,10 @@ export class NativeGrpcClient {
         this.opts.observe?.('error');
         throw apiError('BACKEND_CIRCUIT_OPEN', { backend: BACKEND });
       }
+      const span = spans?.attempt(done);
+      if (span) header.traceparent = span.traceparent;
       const attempt = await this.attempt(method, input, header, signal, Math.min(attemptMs, deadline - Date.now()), attemptMs < deadline - Date.now());
+      span?.end('answered' in attempt ? { grpcCode: attempt.answered.error?.code ?? 0 } : { error: signal?.aborted ? 'cancelled' : attempt.failed });
       if (signal?.aborted) throw abortReason(signal);
       const down = 'answered' in attempt ? attempt.answered.error?.code === Code.Unavailable : attempt.failed !== 'deadline' && attempt.failed !== 'too-large';
       // the call's own deadline, or an answer too large, say nothing of the backend being up

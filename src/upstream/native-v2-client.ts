@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
+import type { RequestSpans } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import { type WholeAnswer, wholeAnswer } from './whole-answer.js';
@@ -17,6 +18,7 @@ export interface NativeRequest {
   /** the request's life (see V1Request) */
   signal?: LifeSignal | undefined;
   trace?: TraceContext | undefined;
+  spans?: RequestSpans | undefined;
 }
 
 /** The native backend's answer, as it sent it. */
@@ -30,6 +32,7 @@ export type NativeAnswer = WholeAnswer;
  */
 export class NativeV2Client {
   constructor(
+    private readonly origin: string,
     private readonly basePath: string,
     private readonly dispatcher: Dispatcher,
     private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
@@ -50,6 +53,7 @@ export class NativeV2Client {
         body: req.body ?? null,
         ...callDeadline(this.opts.timeoutMs),
         life: signal,
+        spans: req.spans?.call({ backend: 'v2', protocol: 'http', method: req.method, target: `${this.origin}${this.basePath}${req.url.split('?', 1)[0]}` }),
       });
       this.opts.observe?.(answer.status);
       return answer;

@@ -4,6 +4,7 @@ import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
 import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
+import type { RequestSpans, UpstreamCall } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import { utf8Text, wholeAnswer } from './whole-answer.js';
@@ -33,6 +34,10 @@ export interface V1Caller {
   signal?: LifeSignal | undefined;
   /** the client's trace headers, forwarded */
   trace?: TraceContext | undefined;
+  /** a traced request's spans: each attempt of the call gets one */
+  spans?: RequestSpans | undefined;
+  /** what the call is for, when it is not the request's own (its spans say so) */
+  purpose?: UpstreamCall['purpose'];
 }
 
 export interface V1Answer {
@@ -65,7 +70,14 @@ export class V1Client {
   constructor(
     private readonly v1: V1Origin,
     private readonly dispatcher: Dispatcher,
-    private readonly opts: { timeoutMs: number; maxResponseBytes: number; maxDepth: number; observe?: (status: number | 'error') => void },
+    private readonly opts: {
+      timeoutMs: number;
+      maxResponseBytes: number;
+      maxDepth: number;
+      observe?: (status: number | 'error') => void;
+      /** which backend this is, in its calls' spans (default v1) */
+      backend?: 'v1' | 'issuer';
+    },
   ) {}
 
   async call(req: V1Request, caller: V1Caller): Promise<V1Answer> {
@@ -98,6 +110,13 @@ export class V1Client {
         body: body ?? null,
         ...callDeadline(this.opts.timeoutMs),
         life: signal,
+        spans: caller.spans?.call({
+          backend: this.opts.backend ?? 'v1',
+          protocol: 'http',
+          method: req.method,
+          target: `${this.v1.origin}${this.v1.basePath}${req.path}`,
+          purpose: caller.purpose,
+        }),
       });
       status = answer.status;
       text = utf8Text(answer.body);

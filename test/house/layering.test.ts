@@ -22,6 +22,7 @@ const RANK: Record<string, number> = {
   auth: 4,
   rollout: 5,
   metrics: 5,
+  telemetry: 5,
   shadow: 5,
   // below rollout/: the fleet state the rollout follows is a store of its own
   stores: 4.5,

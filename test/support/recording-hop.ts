@@ -16,13 +16,23 @@ export interface RecordingHop {
 }
 
 /** A loopback HTTP hop in front of a real backend: records each request's headers, forwards it unchanged, answers what the backend answered. */
-export async function startRecordingHop(target: string): Promise<RecordingHop> {
+export async function startRecordingHop(
+  target: string,
+  /** a status to answer a request with instead of forwarding it (undefined: forward) */
+  refuse: (record: HopRecord, index: number) => number | undefined = () => undefined,
+): Promise<RecordingHop> {
   const seen: HopRecord[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+      const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
+      seen.push(record);
+      const refused = refuse(record, seen.length - 1);
+      if (refused !== undefined) {
+        res.writeHead(refused, { 'content-type': 'application/json' }).end('{"code":14,"message":"refused by the hop"}');
+        return;
+      }
       try {
         const { host: _host, connection: _connection, ...headers } = req.headers;
         const answer = await request(`${target}${req.url}`, {

@@ -1,0 +1,64 @@
+import { type Attributes, createTraceState, ROOT_CONTEXT, SpanKind, type Tracer, TraceFlags, trace } from '@opentelemetry/api';
+import { TracedRequest } from './traced-request.js';
+
+/** What a request's server span starts with. */
+export interface SpanStart {
+  name: string;
+  /** when the request came, ms since the epoch */
+  startTime: number;
+  attributes: Attributes;
+  /** the client's `traceparent` (already checked well-formed) and `tracestate`: the span's remote parent */
+  traceparent?: string | undefined;
+  tracestate?: string | undefined;
+}
+
+/** The remote parent a valid `traceparent` names (version 00's fields; a later version's extra fields ignored). */
+function remoteParent(traceparent: string | undefined, tracestate: string | undefined) {
+  if (traceparent === undefined) return undefined;
+  const [, traceId, spanId, flags] = traceparent.split('-');
+  if (traceId === undefined || spanId === undefined || flags === undefined) return undefined;
+  return {
+    traceId,
+    spanId,
+    traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+    ...(tracestate !== undefined ? { traceState: createTraceState(tracestate) } : {}),
+  };
+}
+
+/**
+ * The proxy's tracing, when an OTLP endpoint is set: a server span per request (the client's
+ * `traceparent` its parent, the sampler's decision kept), and for a shadow read a span of its own
+ * trace, linked to the request it shadows. A request the sampler leaves out is not traced at all:
+ * its calls forward the client's trace headers as they came.
+ */
+export class Tracing {
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly provider: { forceFlush(): Promise<void>; shutdown(): Promise<void> },
+  ) {}
+
+  /** The server span of a request, or undefined when the sampler leaves it out. */
+  request(start: SpanStart): TracedRequest | undefined {
+    const parent = remoteParent(start.traceparent, start.tracestate);
+    const context = parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+    const span = this.tracer.startSpan(start.name, { kind: SpanKind.SERVER, attributes: start.attributes, startTime: start.startTime }, context);
+    return span.isRecording() ? new TracedRequest(this.tracer, span) : undefined;
+  }
+
+  /** A shadow read's span: a trace of its own (it runs after the answer), linked to the request it shadows. */
+  linked(to: TracedRequest | undefined, name: string, attributes: Attributes): TracedRequest | undefined {
+    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, root: true, links: to ? [{ context: to.context }] : [] });
+    return span.isRecording() ? new TracedRequest(this.tracer, span) : undefined;
+  }
+
+  /** Exports what is finished (tests, and before the process ends). */
+  flush(): Promise<void> {
+    return this.provider.forceFlush();
+  }
+
+  /** Exports what is left, then stops. */
+  shutdown(): Promise<void> {
+    return this.provider.shutdown();
+  }
+}

@@ -1,0 +1,235 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningProxy } from '../../src/commands/serve.js';
+import { startTracing } from '../../src/telemetry/start-tracing.js';
+import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
+import { A, childUid, TOKENS } from '../support/fixtures.js';
+import { type GrpcV2, grpcV2 } from '../support/grpc-v2-call.js';
+import { type CollectedSpan, type OtlpCollector, startOtlpCollector } from '../support/otlp-collector.js';
+import { startProxy } from '../support/proxy-harness.js';
+import { type RecordingHop, startRecordingHop } from '../support/recording-hop.js';
+import { until } from '../support/until.js';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CLIENT_SPAN = '00f067aa0ba902b7';
+const traceparent = (traceId = TRACE_ID) => `00-${traceId}-${CLIENT_SPAN}-01`;
+const SERVER = 2;
+const CLIENT = 3;
+const INTERNAL = 1;
+
+describe('OpenTelemetry: a server span per request, a client span per upstream attempt, exported over OTLP/HTTP', () => {
+  let h: EmulatorHarness;
+  let v1: RecordingHop;
+  let collector: OtlpCollector;
+  let proxy: RunningProxy;
+  let grpc: GrpcV2;
+  // the first v1 read of the retried role is answered 503 by the hop
+  let failNext = false;
+
+  const trace = (traceId: string) => collector.spans.filter((s) => s.traceId === traceId);
+  const spansOf = (traceId: string, count: number) =>
+    until(
+      async () => trace(traceId),
+      (spans) => spans.length >= count,
+      `${count} spans of ${traceId}`,
+    );
+  const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
+
+  beforeAll(async () => {
+    h = await startHarness();
+    collector = await startOtlpCollector();
+    v1 = await startRecordingHop(h.url, (r) => {
+      if (!failNext || !r.url.startsWith('/iam/v1/roles')) return undefined;
+      failNext = false;
+      return 503;
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-tracing-')), 'rollout.yaml');
+    // identities shadowed natively (every read); repos served natively
+    writeFileSync(
+      file,
+      'routes:\n  - resource: identities\n    operations: [get]\n    shadow: 100\n  - resource: repos\n    operations: [get]\n    native: 100\n',
+    );
+    proxy = await startProxy({
+      V1_BASE_URL: v1.url,
+      V2_BASE_URL: h.v2url,
+      ROLLOUT_FILE: file,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'v2proxy-under-test',
+      OTEL_BSP_SCHEDULE_DELAY: '20',
+    });
+    grpc = grpcV2(new URL(proxy.url).host, TOKENS.alice);
+  });
+  beforeEach(() => {
+    v1.seen.length = 0;
+  });
+  afterAll(async () => {
+    grpc?.close();
+    await proxy?.close();
+    await v1?.close();
+    await collector?.close();
+    await h?.close();
+  });
+
+  it("a translated Get: one server span under the client's, a client span under it, and the traceparent v1 received names that client span", async () => {
+    const res = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice, headers: { traceparent: traceparent() } });
+    expect(res.status).toBe(200);
+    const spans = await spansOf(TRACE_ID, 2);
+    const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+    expect(server).toMatchObject({
+      name: 'GET /iam/v2beta1/groups/{uid}',
+      parentSpanId: CLIENT_SPAN,
+      service: 'v2proxy-under-test',
+      attributes: {
+        'http.request.method': 'GET',
+        'http.route': '/iam/v2beta1/groups/{uid}',
+        'http.response.status_code': 200,
+        'v2proxy.side': 'translate',
+        'v2proxy.decision': 'no-route',
+        'v2proxy.resource': 'groups',
+      },
+    });
+    const clients = childrenOf(spans, server);
+    expect(clients.length).toBeGreaterThanOrEqual(1);
+    for (const c of clients) {
+      expect(c).toMatchObject({
+        kind: CLIENT,
+        name: 'GET',
+        attributes: { 'v2proxy.backend': 'v1', 'http.response.status_code': 200, 'server.address': '127.0.0.1' },
+      });
+      expect(c.attributes['url.full']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/iam\/v1\/groups$/);
+      expect(c.attributes['http.request.resend_count']).toBeUndefined();
+    }
+    const received = v1.seen.map((r) => r.headers.traceparent);
+    expect(received.sort()).toEqual(clients.map((c) => `00-${TRACE_ID}-${c.spanId}-01`).sort());
+  });
+
+  it('a retried v1 read: one client span per attempt, the second with http.request.resend_count 1', async () => {
+    const traceId = '11111111111111111111111111111111';
+    failNext = true;
+    const res = await call(proxy.url, 'GET', '/iam/v2beta1/roles?page_size=1', { token: TOKENS.alice, headers: { traceparent: traceparent(traceId) } });
+    expect(res.status).toBe(200);
+    const spans = await until(
+      async () => trace(traceId),
+      (s) =>
+        s.filter((x) => x.kind === CLIENT && x.attributes['url.full']?.toString().endsWith('/iam/v1/roles')).length >= 2 && s.some((x) => x.kind === SERVER),
+      'the attempts',
+    );
+    const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+    const attempts = childrenOf(spans, server).filter((s) => String(s.attributes['url.full']).endsWith('/iam/v1/roles'));
+    expect(attempts.map((a) => [a.attributes['http.response.status_code'], a.attributes['http.request.resend_count']])).toEqual([
+      [503, undefined],
+      [200, 1],
+    ]);
+    // each attempt carried its own span as the parent
+    const received = v1.seen.filter((r) => r.url.startsWith('/iam/v1/roles')).map((r) => r.headers.traceparent);
+    expect(received).toEqual(attempts.map((a) => `00-${traceId}-${a.spanId}-01`));
+  });
+
+  it("a shadowed read: the shadow is a span of its own trace, linked to the request's, with its native client span under it", async () => {
+    const traceId = '22222222222222222222222222222222';
+    const res = await call(proxy.url, 'GET', `/iam/v2beta1/identities/${childUid(A, 'alice')}`, {
+      token: TOKENS.alice,
+      headers: { traceparent: traceparent(traceId) },
+    });
+    expect(res.status).toBe(200);
+    const server = (await spansOf(traceId, 1)).find((s) => s.kind === SERVER) as CollectedSpan;
+    const shadow = await until(
+      async () => collector.spans.find((s) => s.kind === INTERNAL && s.links.some((l) => l.spanId === server.spanId)),
+      (s) => s !== undefined,
+      'the shadow span',
+    );
+    expect(shadow).toMatchObject({ name: 'shadow read native', parentSpanId: '', links: [{ traceId, spanId: server.spanId }] });
+    expect(shadow?.traceId).not.toBe(traceId);
+    const under = await until(
+      async () => collector.spans.filter((s) => s.parentSpanId === shadow?.spanId),
+      (s) => s.length >= 1,
+      "the shadow's native call",
+    );
+    expect(under[0]).toMatchObject({ kind: CLIENT, attributes: { 'v2proxy.backend': 'v2' } });
+  });
+
+  it('a gRPC Get served natively: the server span names the RPC, the native attempt is a gRPC client span', async () => {
+    const traceId = '33333333333333333333333333333333';
+    const res = await grpc.call('GET', `/registry/v2beta1/repos/${childUid(A, 'repo-nginx')}`, undefined, { traceparent: traceparent(traceId) });
+    expect(res.headers.get('x-v2proxy-backend')).toBe('native');
+    const spans = await spansOf(traceId, 2);
+    const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+    expect(server).toMatchObject({
+      name: 'chainguard.platform.registry.v2beta1.ReposService/GetRepo',
+      parentSpanId: CLIENT_SPAN,
+      attributes: { 'rpc.system': 'grpc', 'rpc.method': 'GetRepo', 'rpc.grpc.status_code': 0, 'v2proxy.side': 'native', 'v2proxy.decision': 'bucket' },
+    });
+    expect(childrenOf(spans, server)).toEqual([
+      expect.objectContaining({
+        kind: CLIENT,
+        name: 'chainguard.platform.registry.v2beta1.ReposService/GetRepo',
+        attributes: expect.objectContaining({ 'rpc.system': 'grpc', 'rpc.grpc.status_code': 0, 'v2proxy.backend': 'v2' }),
+      }),
+    ]);
+  });
+
+  it("a token exchange: its server span, and the issuer's attempt as a client span of purpose token-exchange", async () => {
+    const traceId = '55555555555555555555555555555555';
+    const res = await call(proxy.url, 'GET', '/sts/exchange?aud=x&identity=y', { token: 'not.a.jwt', headers: { traceparent: traceparent(traceId) } });
+    expect(res.status).toBe(401);
+    const spans = await spansOf(traceId, 2);
+    const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+    expect(server).toMatchObject({ name: 'GET /sts/exchange', parentSpanId: CLIENT_SPAN, attributes: { 'http.response.status_code': 401 } });
+    expect(childrenOf(spans, server)).toEqual([
+      expect.objectContaining({ kind: CLIENT, attributes: expect.objectContaining({ 'v2proxy.purpose': 'token-exchange', 'http.response.status_code': 401 }) }),
+    ]);
+  });
+
+  it('a hydrated Get: the identity lookup is a client span of its own purpose', async () => {
+    const traceId = '44444444444444444444444444444444';
+    const res = await call(proxy.url, 'GET', `/iam/v2beta1/roleBindings/${childUid(A, 'rb-alice')}`, {
+      token: TOKENS.alice,
+      headers: { traceparent: traceparent(traceId) },
+    });
+    expect(res.status).toBe(200);
+    const spans = await until(
+      async () => trace(traceId),
+      (s) => s.some((x) => x.attributes['v2proxy.purpose'] === 'lookup'),
+      'the lookup span',
+    );
+    const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+    const lookup = spans.find((s) => s.attributes['v2proxy.purpose'] === 'lookup');
+    expect(lookup).toMatchObject({ kind: CLIENT, parentSpanId: server.spanId });
+    expect(String(lookup?.attributes['url.full'])).toMatch(/\/iam\/v1\/identities$/);
+  });
+});
+
+describe('OpenTelemetry off', () => {
+  it('no endpoint: no tracing is started (no SDK module is loaded)', async () => {
+    const base = { serviceName: 'x', serviceVersion: '0', sampler: 'always_on' as const, samplerArg: 1, scheduleDelayMs: 10 };
+    expect(await startTracing({ ...base, endpoint: undefined, tracesEndpoint: undefined })).toBeUndefined();
+  });
+
+  it("a sampler that keeps nothing exports nothing, and the client's traceparent goes to v1 as it came", async () => {
+    const h = await startHarness();
+    const collector = await startOtlpCollector();
+    const v1 = await startRecordingHop(h.url);
+    const proxy = await startProxy({
+      V1_BASE_URL: v1.url,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+      OTEL_BSP_SCHEDULE_DELAY: '10',
+    });
+    try {
+      // the client's own flag says not sampled: parentbased follows it
+      const notSampled = `00-${TRACE_ID}-${CLIENT_SPAN}-00`;
+      expect((await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice, headers: { traceparent: notSampled } })).status).toBe(200);
+      expect((await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice })).status).toBe(200);
+      expect(v1.seen.map((r) => r.headers.traceparent)).toEqual([notSampled, undefined]);
+    } finally {
+      await proxy.close();
+      await v1.close();
+      await h.close();
+    }
+    // closed: whatever was to be exported has been
+    expect(collector.spans).toEqual([]);
+    await collector.close();
+  });
+});
