@@ -40,6 +40,13 @@ export const BENCHES: Bench[] = [
     script: 'bench:shadow',
   },
   {
+    title: 'Tracing',
+    about:
+      'What OpenTelemetry tracing costs: v2proxy with tracing off (no OTLP endpoint, no SDK loaded) against the same build tracing every request (sampling ratio 1.0, batch export over OTLP/HTTP to a collector on loopback), CPU per call and p50 of the translated Get and the gRPC Get, interleaved blocks, each in its own process.',
+    file: 'tracing.bench.ts',
+    script: 'bench:tracing',
+  },
+  {
     title: 'A flaky v1',
     about: 'Reads while v1 resets a share of connections, refuses them, or hangs: how many succeed, how fast failures come, how soon reads recover.',
     file: 'flaky-v1.bench.ts',

@@ -19,6 +19,21 @@ import type { V1Client } from '../upstream/v1-client.js';
 import type { Exchange, Protocol, Side } from './exchange.js';
 import { translateExchange } from './translate-exchange.js';
 
+/** An answer a door made on its own, before an exchange (see `refused`). */
+export interface RefusedAnswer {
+  protocol: Protocol;
+  /** the resource and operation, when the door got that far */
+  resource?: string | undefined;
+  operation?: string | undefined;
+  status: number;
+  /** when it came (performance.now()) */
+  startedAt: number;
+  requestId: string;
+  /** a read (GET, or a Get/List RPC), in its REST form when known: what the record file keeps */
+  read: boolean;
+  url?: string | undefined;
+}
+
 /** What a door answered: the HTTP status (a gRPC call's: the one its code stands for), and a gRPC call's code. */
 export interface Rendered {
   status: number;
@@ -112,7 +127,8 @@ export class ExchangePipeline {
       ex.traced = traced;
       ex.origin.spans = traced;
     }
-    let result: Served<N> | ApiError = apiError('INTERNAL');
+    // (an error made only when a render threw: an Error per request costs its stack)
+    let result: Served<N> | ApiError | undefined;
     let rendered: Rendered = { status: 500, grpcCode: ex.protocol === 'grpc' ? GrpcCode.INTERNAL : undefined };
     try {
       result = await this.answer(ex, door, bug);
@@ -120,11 +136,32 @@ export class ExchangePipeline {
     } finally {
       this.gate.leave();
       const answered = result;
-      this.finish(ex, door, rendered.status, () => answered);
+      this.finish(ex, door, rendered.status, () => answered ?? apiError('INTERNAL'));
       traced?.end({
         status: rendered.status,
         grpcCode: rendered.grpcCode,
         attributes: { 'v2proxy.side': ex.side, 'v2proxy.decision': ex.decision?.why ?? 'no-rollout', 'v2proxy.resource': ex.resource.mapping.resource },
+      });
+    }
+  }
+
+  /**
+   * An answer a door made before there was an exchange to run (an unknown path or method under a
+   * v2 prefix, a gRPC message too large, broken or not whole in time): counted once with its
+   * protocol, like every answer, under the decision `refused`, and recorded when it answered a read.
+   */
+  refused(answer: RefusedAnswer): void {
+    const seconds = (performance.now() - answer.startedAt) / 1000;
+    this.deps.metrics.served(answer.protocol, answer.resource ?? 'unknown', answer.operation ?? 'unknown', 'translate', answer.status, seconds, 'refused');
+    const { record } = this.deps;
+    if (record && answer.read && answer.url !== undefined) {
+      record.record({
+        time: new Date(this.deps.services.now()).toISOString(),
+        method: 'GET',
+        url: answer.url,
+        status: answer.status,
+        requestId: answer.requestId,
+        protocol: answer.protocol,
       });
     }
   }
@@ -235,7 +272,9 @@ export class ExchangePipeline {
   /** One read of an exchange on one side, as its client would have seen it (shadow and noise reads). */
   private async readFrom<W, N>(ex: Exchange<W>, door: Door<W, N>, side: Side): Promise<ComparedAnswer> {
     // a trace of its own, linked to the request's: it runs after the answer
-    const traced = this.deps.tracing?.linked(ex.traced, `shadow read ${side}`, { 'v2proxy.side': side, 'v2proxy.resource': ex.resource.mapping.resource });
+    // (only a traced request's: a shadow is traced as what it shadows is)
+    const traced =
+      ex.traced && this.deps.tracing?.linked(ex.traced, `shadow read ${side}`, { 'v2proxy.side': side, 'v2proxy.resource': ex.resource.mapping.resource });
     try {
       return await this.readOn(ex, door, side, traced);
     } finally {

@@ -41,7 +41,7 @@ import { registerHealthRoutes } from './health-routes.js';
 import { drainLimits, dualProtocolServer, type RequestTaker, type StreamTaker } from './dual-protocol-server.js';
 import { grpcStreamCalls } from './grpc-stream-calls.js';
 import { reflectionRoutes } from './grpc-reflection.js';
-import { GRPC_SERVICES, REQUEST_ID, grpcProcedures, grpcRoutes, grpcStatusOf } from './grpc-routes.js';
+import { GRPC_SERVICES, REQUEST_ID, grpcProcedures, grpcRoutes, grpcStatusOf, refusedCall } from './grpc-routes.js';
 import { registerConnectRoutes } from './connect-routes.js';
 import { Lifecycle } from './lifecycle.js';
 import { connectionBoundWarning } from './open-file-limit.js';
@@ -522,6 +522,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     unread: drainLimits(settings),
     lifeOf: (stream) => lifecycle.streamLife(stream),
     logged: (line) => requestLog.completed(line),
+    refused: (procedure, code, startedAt, requestId) => pipeline.refused(refusedCall(procedure, code, startedAt, requestId)),
   });
   await registerConnectRoutes(app, {
     routes: (router) => {
@@ -533,6 +534,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     readMaxBytes: settings.bodyLimit,
     shutdownSignal: lifecycle.shutdownSignal,
     statusOf: (service, err) => grpcStatusOf(services.resources, service, err),
+    refused: (path, err, startedAt, requestId) => {
+      const procedure = procedures.get(path);
+      if (procedure) pipeline.refused(refusedCall(procedure, err.code, startedAt, requestId));
+    },
   });
   await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes);
   return app;

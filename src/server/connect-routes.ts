@@ -21,6 +21,8 @@ export interface ConnectRoutesOptions {
   shutdownSignal: AbortSignal;
   /** an error of the registry as a call's status (the service picks the domain) */
   statusOf: (service: DescService, err: ApiError) => ConnectError;
+  /** a call whose message was refused before connect read it (too large, broken): counted as every answer is */
+  refused: (path: string, err: ApiError, startedAt: number, requestId: string) => void;
 }
 
 const COMPRESSIONS = [compressionGzip, compressionBrotli];
@@ -57,8 +59,16 @@ export async function registerConnectRoutes(app: FastifyInstance, opts: ConnectR
         statusOf: (err: ApiError) => opts.statusOf(procedure.service, err),
       };
       scope.all(procedure.requestPath, async (req, reply) => {
+        const startedAt = performance.now() - reply.elapsedTime;
+        const checked = {
+          ...check,
+          statusOf: (err: ApiError) => {
+            opts.refused(procedure.requestPath, err, startedAt, req.id);
+            return check.statusOf(err);
+          },
+        };
         const request = universalRequestFromNodeRequest(req.raw, reply.raw, undefined, opts.contextValues(req));
-        const answer = await procedure({ ...request, body: checkedBody(request.body as AsyncIterable<Uint8Array>, request.header, check) });
+        const answer = await procedure({ ...request, body: checkedBody(request.body as AsyncIterable<Uint8Array>, request.header, checked) });
         // headers set on the reply (x-request-id) go out with the answer connect writes
         for (const [key, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(key, value);
         // the call's status is final once its body is out, before the answer ends (and is logged)

@@ -1,10 +1,10 @@
 import { type DescMessage, type DescMethod, type DescMethodUnary, type DescService, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
 import { callerAuthorization } from '../auth/caller-identity.js';
-import { Code, ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
+import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
 import { BACKEND_HEADER, type Exchange, type Side } from '../exchange/exchange.js';
-import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
+import type { Door, ExchangePipeline, RefusedAnswer, Served } from '../exchange/exchange-pipeline.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
 import { GroupsService } from '../gen/chainguard/platform/iam/v2beta1/groups_pb.js';
@@ -145,6 +145,7 @@ export type GrpcOutcome = { side: Side; message: Message; error?: undefined } | 
 export interface GrpcProcedure {
   readonly method: DescMethodUnary;
   readonly resource: CompiledResource;
+  readonly operation: Operation;
   run(request: Message, call: GrpcCallContext): Promise<GrpcOutcome>;
   /** an error of the registry as this call's status (its resource's domain) */
   status(err: ApiError): ConnectError;
@@ -197,7 +198,7 @@ export function grpcProcedures(deps: {
         decision: undefined,
         shadow: undefined,
       };
-      let outcome: GrpcOutcome = { side: ex.side, error: ConnectError.from(new Error('not answered'), Code.Internal) };
+      let outcome: GrpcOutcome | undefined;
       await deps.pipeline.run(
         ex,
         door,
@@ -215,7 +216,8 @@ export function grpcProcedures(deps: {
         },
         (err) => deps.bug(err, requestId),
       );
-      return outcome;
+      // (run renders every result, a thrown error included, before it returns)
+      return outcome as GrpcOutcome;
     };
   const procedures = new Map<string, GrpcProcedure>();
   for (const [service, name] of GRPC_SERVICES) {
@@ -226,10 +228,23 @@ export function grpcProcedures(deps: {
       if (method.methodKind !== 'unary' || operation === undefined) throw new Error(`the RPC ${method.name} is not one of the five operations`);
       const unary = method as DescMethodUnary;
       const status = (err: ApiError) => grpcErrorOf(err, restPathOf(resource));
-      procedures.set(`/${service.typeName}/${method.name}`, { method: unary, resource, run: run(unary, resource, operation), status });
+      procedures.set(`/${service.typeName}/${method.name}`, { method: unary, resource, operation, run: run(unary, resource, operation), status });
     }
   }
   return procedures;
+}
+
+/** A call a transport refused before it ran (its message too large, broken, or not whole in time), as the pipeline counts it. */
+export function refusedCall(procedure: GrpcProcedure, code: number, startedAt: number, requestId: string): RefusedAnswer {
+  return {
+    protocol: 'grpc',
+    resource: procedure.resource.mapping.resource,
+    operation: procedure.operation,
+    status: httpStatusOf(code as GrpcCodeNumber),
+    startedAt,
+    requestId,
+    read: procedure.operation === 'get' || procedure.operation === 'list',
+  };
 }
 
 /** The procedures as connect handlers (gRPC-Web, Connect, and gRPC the fast path leaves to connect). */

@@ -29,6 +29,8 @@ export interface StreamCallDeps {
   lifeOf: (stream: http2.ServerHttp2Stream) => RequestLife;
   /** the call's log line */
   logged: (line: RequestLine) => void;
+  /** a call answered before it ran (its message too large, broken, late): counted as every answer is */
+  refused: (procedure: GrpcProcedure, code: number, startedAt: number, requestId: string) => void;
 }
 
 const protocolError = (message: string, code: Code) => new ConnectError(`protocol error: ${message}`, code);
@@ -75,6 +77,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
   stream.on('error', () => undefined);
   let answered = false;
   let ended = false;
+  let ran = false;
   let timer: NodeJS.Timeout | undefined;
 
   const answer = (outcome: GrpcOutcome | ConnectError) => {
@@ -82,6 +85,8 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
     answered = true;
     clearTimeout(timer);
     let error = outcome instanceof ConnectError ? outcome : outcome.error;
+    // a call that ran was counted by the pipeline
+    if (outcome instanceof ConnectError && !ran) deps.refused(procedure, outcome.code, startedAt, requestId);
     let payload: Buffer | undefined;
     if (!error) {
       try {
@@ -190,6 +195,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
           : protocolError('incomplete envelope', Code.InvalidArgument),
       );
     }
+    ran = true;
     procedure.run(request, { requestId, headers, signal: life }).then(answer, (err: unknown) => answer(ConnectError.from(err)));
   });
 }

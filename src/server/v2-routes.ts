@@ -2,7 +2,9 @@ import { callerAuthorization } from '../auth/caller-identity.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { apiError, invalidFields } from '../errors/error-registry.js';
+import { httpStatusOf } from '../errors/grpc-codes.js';
 import { renderError } from '../errors/render-error.js';
+import { toApiError } from '../errors/to-api-error.js';
 import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { JsonText, jsonTextOf } from '../json/json-text.js';
@@ -85,7 +87,8 @@ export function registerV2Routes(
 ): void {
   const door = restDoor(native);
 
-  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+  /** The request as an exchange, or the registry's error the door answers on its own (counted as refused). */
+  const exchangeOf = (req: FastifyRequest, reply: FastifyReply, startedAt: number): Exchange<RestWire> => {
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
     const { resource } = route;
@@ -107,7 +110,7 @@ export function registerV2Routes(
     }
     const query = req.query as RawQuery;
     const path = req.url.split('?', 1)[0] as string;
-    const ex: Exchange<RestWire> = {
+    return {
       protocol: 'rest',
       resource,
       operation,
@@ -124,38 +127,74 @@ export function registerV2Routes(
       named: { method: req.method, path },
       restUrl: () => req.url,
       wire: { method: req.method, url: req.url, body: req.body },
-      startedAt: performance.now(),
+      startedAt,
       side: 'translate',
       decision: undefined,
       shadow: undefined,
     };
-    await pipeline.run(
-      ex,
-      door,
-      (result) => {
-        reply.header(BACKEND_HEADER, ex.side);
-        if (result instanceof ApiError) {
-          const rendered = renderError(result, path);
-          reply.status(rendered.status).type('application/json').send(rendered.body);
-          return { status: rendered.status };
-        }
-        if (result.side === 'native') {
-          reply.status(result.value.status);
-          if (result.value.contentType) reply.header('content-type', result.value.contentType);
-          reply.send(result.value.body);
-          return { status: result.value.status };
-        }
-        reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
-        return { status: 200 };
-      },
-      (err) => req.log.error({ err }, 'request failed'),
-    );
+  };
+
+  // errors the handler counted already (the route's error handler counts the others: unreadable bodies)
+  const counted = new WeakSet<object>();
+  // every answer counts once: one made here, before there is an exchange, as refused
+  const refused = (req: FastifyRequest, err: unknown, startedAt: number) =>
+    pipeline.refused({
+      protocol: 'rest',
+      resource: table.match(req.url)?.resource.mapping.resource,
+      operation: OPERATION_OF[req.method] ?? 'unknown',
+      status: httpStatusOf(toApiError(err).code),
+      startedAt,
+      requestId: req.id,
+      read: req.method === 'GET',
+      url: req.url,
+    });
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = performance.now();
+    let ex: Exchange<RestWire>;
+    try {
+      ex = exchangeOf(req, reply, startedAt);
+    } catch (err) {
+      refused(req, err, startedAt);
+      if (typeof err === 'object' && err !== null) counted.add(err);
+      throw err;
+    }
+    const path = ex.named.path;
+    // (what escapes the run, a render that threw, the run has counted)
+    await pipeline
+      .run(
+        ex,
+        door,
+        (result) => {
+          reply.header(BACKEND_HEADER, ex.side);
+          if (result instanceof ApiError) {
+            const rendered = renderError(result, path);
+            reply.status(rendered.status).type('application/json').send(rendered.body);
+            return { status: rendered.status };
+          }
+          if (result.side === 'native') {
+            reply.status(result.value.status);
+            if (result.value.contentType) reply.header('content-type', result.value.contentType);
+            reply.send(result.value.body);
+            return { status: result.value.status };
+          }
+          reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
+          return { status: 200 };
+        },
+        (err) => req.log.error({ err }, 'request failed'),
+      )
+      .catch((err: unknown) => {
+        if (typeof err === 'object' && err !== null) counted.add(err);
+        throw err;
+      });
     return reply;
   };
 
   // an answer made before the handler ran (a body fastify could not parse) was translated too
-  const errorHandler = (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+  const errorHandler = (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     reply.header(BACKEND_HEADER, 'translate');
+    // counted here unless the handler counted it (an exchange's errors are answers, never thrown)
+    if (!counted.has(err)) refused(req, err, performance.now() - reply.elapsedTime);
     throw err;
   };
   for (const prefix of table.prefixes) {

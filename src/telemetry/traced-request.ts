@@ -31,6 +31,10 @@ function traceparentOf(context: SpanContext): string {
 /** The attributes of an upstream call's target: its server, and its URL or RPC. */
 function targetAttributes(call: UpstreamCall): Attributes {
   const attributes: Attributes = { 'v2proxy.backend': call.backend };
+  if (call.server) {
+    attributes[ATTR_SERVER_ADDRESS] = call.server.address;
+    attributes[ATTR_SERVER_PORT] = call.server.port;
+  }
   if (call.purpose !== undefined) attributes['v2proxy.purpose'] = call.purpose;
   if (call.protocol === 'grpc') {
     const [, service = '', method = ''] = /^\/([^/]*)\/(.*)$/.exec(call.target) ?? [];
@@ -41,13 +45,6 @@ function targetAttributes(call: UpstreamCall): Attributes {
   }
   attributes[ATTR_HTTP_REQUEST_METHOD] = call.method;
   attributes[ATTR_URL_FULL] = call.target;
-  try {
-    const url = new URL(call.target);
-    attributes[ATTR_SERVER_ADDRESS] = url.hostname;
-    attributes[ATTR_SERVER_PORT] = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  } catch {
-    // a target that is not a URL names no server
-  }
   return attributes;
 }
 
@@ -127,14 +124,14 @@ export class TracedRequest implements RequestSpans {
     if (this.ended) return;
     this.ended = true;
     const { span } = this;
-    if (end.attributes) span.setAttributes(end.attributes);
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, end.status);
-    if (end.grpcCode !== undefined) span.setAttribute(ATTR_RPC_GRPC_STATUS_CODE, end.grpcCode);
+    const attributes: Attributes = { ...end.attributes, [ATTR_HTTP_RESPONSE_STATUS_CODE]: end.status };
+    if (end.grpcCode !== undefined) attributes[ATTR_RPC_GRPC_STATUS_CODE] = end.grpcCode;
     // a server span is an error for what the server failed at (5xx), not the client's mistakes
     if (end.status >= 500) {
-      span.setAttribute(ATTR_ERROR_TYPE, String(end.grpcCode ?? end.status));
+      attributes[ATTR_ERROR_TYPE] = String(end.grpcCode ?? end.status);
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
+    span.setAttributes(attributes);
     span.end();
   }
 }

@@ -47,8 +47,8 @@ export class Tracing {
   }
 
   /** A shadow read's span: a trace of its own (it runs after the answer), linked to the request it shadows. */
-  linked(to: TracedRequest | undefined, name: string, attributes: Attributes): TracedRequest | undefined {
-    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, root: true, links: to ? [{ context: to.context }] : [] });
+  linked(to: TracedRequest, name: string, attributes: Attributes): TracedRequest | undefined {
+    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, root: true, links: [{ context: to.context }] });
     return span.isRecording() ? new TracedRequest(this.tracer, span) : undefined;
   }
 

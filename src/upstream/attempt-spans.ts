@@ -11,6 +11,20 @@ export interface UpstreamCall {
   target: string;
   /** what the call is for, when it is not the request's own read or write */
   purpose?: 'lookup' | 'token-exchange' | undefined;
+  /** the backend's host and port (worked out once per client, not per call) */
+  server?: UpstreamServer | undefined;
+}
+
+/** A backend's host and port, as its spans name it. */
+export interface UpstreamServer {
+  address: string;
+  port: number;
+}
+
+/** The host and port of a backend's base URL. */
+export function upstreamServer(baseUrl: string): UpstreamServer {
+  const url = new URL(baseUrl);
+  return { address: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
 }
 
 /** One attempt's span: the traceparent the attempt carries (naming the span as its parent), and its end. */

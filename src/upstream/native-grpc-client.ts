@@ -4,7 +4,7 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import { apiError } from '../errors/error-registry.js';
 import { abortReason } from './abort-reason.js';
 import type { CallParts } from './backend-call.js';
-import type { RequestSpans } from './attempt-spans.js';
+import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
 import type { TraceContext } from './trace-context.js';
 
@@ -41,11 +41,13 @@ type Attempt = { answered: NativeGrpcAnswer } | { failed: 'attempt-timeout' | 'd
 export class NativeGrpcClient {
   private readonly transport: Transport;
   private readonly sessions: Http2SessionManager;
+  private readonly server: UpstreamServer;
 
   constructor(
     baseUrl: string,
     private readonly opts: { policy: CallParts; maxResponseBytes: number; observe?: (status: number | 'error') => void },
   ) {
+    this.server = upstreamServer(baseUrl);
     // one HTTP/2 session, kept while calls come and closed after a minute without any
     this.sessions = new Http2SessionManager(baseUrl, { idleConnectionTimeoutMs: 60_000 });
     this.transport = createGrpcTransport({ baseUrl, readMaxBytes: opts.maxResponseBytes, sessionManager: this.sessions });
@@ -68,7 +70,13 @@ export class NativeGrpcClient {
     if (call.trace) Object.assign(header, call.trace);
     const read = /^(Get|List)/.test(method.name);
     const deadline = Date.now() + deadlineMs;
-    const spans = call.spans?.call({ backend: 'v2', protocol: 'grpc', method: method.name, target: `/${method.parent.typeName}/${method.name}` });
+    const spans = call.spans?.call({
+      backend: 'v2',
+      protocol: 'grpc',
+      method: method.name,
+      target: `/${method.parent.typeName}/${method.name}`,
+      server: this.server,
+    });
     retries.earn();
     for (let done = 0; ; done += 1) {
       if (signal?.aborted) throw abortReason(signal);

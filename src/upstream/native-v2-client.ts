@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
-import type { RequestSpans } from './attempt-spans.js';
+import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import { type WholeAnswer, wholeAnswer } from './whole-answer.js';
@@ -31,12 +31,16 @@ export type NativeAnswer = WholeAnswer;
  * own composed backend dispatcher (retried reads, breaker, attempt timeout), as v1 calls do.
  */
 export class NativeV2Client {
+  private readonly server: UpstreamServer;
+
   constructor(
     private readonly origin: string,
     private readonly basePath: string,
     private readonly dispatcher: Dispatcher,
     private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
-  ) {}
+  ) {
+    this.server = upstreamServer(origin);
+  }
 
   async forward(req: NativeRequest): Promise<NativeAnswer> {
     const { signal } = req;
@@ -53,7 +57,13 @@ export class NativeV2Client {
         body: req.body ?? null,
         ...callDeadline(this.opts.timeoutMs),
         life: signal,
-        spans: req.spans?.call({ backend: 'v2', protocol: 'http', method: req.method, target: `${this.origin}${this.basePath}${req.url.split('?', 1)[0]}` }),
+        spans: req.spans?.call({
+          backend: 'v2',
+          protocol: 'http',
+          method: req.method,
+          target: `${this.origin}${this.basePath}${req.url.split('?', 1)[0]}`,
+          server: this.server,
+        }),
       });
       this.opts.observe?.(answer.status);
       return answer;

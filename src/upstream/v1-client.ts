@@ -4,7 +4,7 @@ import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
 import { abortReason } from './abort-reason.js';
 import { callDeadline } from './retry-reads.js';
-import type { RequestSpans, UpstreamCall } from './attempt-spans.js';
+import { type RequestSpans, type UpstreamCall, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
 import { transportError } from './transport-error.js';
 import { utf8Text, wholeAnswer } from './whole-answer.js';
@@ -67,6 +67,8 @@ export function encodeQuery(query: QueryValues | undefined): string {
  * than `maxDepth`, and transport failures as stable ApiErrors (14, 4).
  */
 export class V1Client {
+  private readonly server: UpstreamServer;
+
   constructor(
     private readonly v1: V1Origin,
     private readonly dispatcher: Dispatcher,
@@ -78,7 +80,9 @@ export class V1Client {
       /** which backend this is, in its calls' spans (default v1) */
       backend?: 'v1' | 'issuer';
     },
-  ) {}
+  ) {
+    this.server = upstreamServer(v1.origin);
+  }
 
   async call(req: V1Request, caller: V1Caller): Promise<V1Answer> {
     return this.parse(await this.fetchText(req, caller), req.maxDepth);
@@ -116,6 +120,7 @@ export class V1Client {
           method: req.method,
           target: `${this.v1.origin}${this.v1.basePath}${req.path}`,
           purpose: caller.purpose,
+          server: this.server,
         }),
       });
       status = answer.status;
