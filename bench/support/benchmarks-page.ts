@@ -46,6 +46,18 @@ export const BENCHES: Bench[] = [
     file: 'tracing.bench.ts',
     script: 'bench:tracing',
   },
+  // with BENCH_BEFORE (a checkout of the code before a change): this build against that one
+  ...(process.env.BENCH_BEFORE
+    ? [
+        {
+          title: 'Before and after a change',
+          about:
+            "This checkout's v2proxy against the build in BENCH_BEFORE (the code before a change, tracing off in both), each in its own process on one v1 emulator, plain and with the fleet's parts on (Redis, a native backend, a progressive route): CPU per call and p50 in interleaved blocks, for the translated Get, the v1 passthrough read and the gRPC Get.",
+          file: 'before-after.bench.ts',
+          script: 'bench:before',
+        },
+      ]
+    : []),
   {
     title: 'A flaky v1',
     about: 'Reads while v1 resets a share of connections, refuses them, or hangs: how many succeed, how fast failures come, how soon reads recover.',

@@ -160,9 +160,8 @@ export function registerV2Routes(
       throw err;
     }
     const path = ex.named.path;
-    // (what escapes the run, a render that threw, the run has counted)
-    await pipeline
-      .run(
+    try {
+      await pipeline.run(
         ex,
         door,
         (result) => {
@@ -182,11 +181,12 @@ export function registerV2Routes(
           return { status: 200 };
         },
         (err) => req.log.error({ err }, 'request failed'),
-      )
-      .catch((err: unknown) => {
-        if (typeof err === 'object' && err !== null) counted.add(err);
-        throw err;
-      });
+      );
+    } catch (err) {
+      // what escapes the run (a render that threw) the run has counted
+      if (typeof err === 'object' && err !== null) counted.add(err);
+      throw err;
+    }
     return reply;
   };
 
