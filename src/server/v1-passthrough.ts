@@ -49,7 +49,13 @@ function messageHeaders(headers: Record<string, string | string[] | undefined>):
  * the breaker; v1's last answer, 503 included, comes back as it is. One undici call per request,
  * nothing else: the passthrough is the path of every route a team has not migrated yet.
  */
-export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, dispatcher: Dispatcher, maxResponseBytes: number): Promise<void> {
+export async function registerV1Passthrough(
+  app: FastifyInstance,
+  v1: V1Origin,
+  dispatcher: Dispatcher,
+  maxResponseBytes: number,
+  counted: PassedOnCount,
+): Promise<void> {
   // Its own scope, where a body of any type is read whole (bounded by BODY_LIMIT) before it goes on:
   // a v1 that answers early (a 413/429 for a large body) and closes would otherwise break the
   // still-streaming upload (EPIPE) and its answer would be lost behind a 503.
@@ -57,6 +63,7 @@ export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, 
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     const passOn = async (req: FastifyRequest, reply: FastifyReply) => {
+      const startedAt = performance.now();
       const headers = messageHeaders(req.headers);
       headers[REQUEST_ID_HEADER] = req.id;
       let answer: Dispatcher.ResponseData;
@@ -69,8 +76,10 @@ export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, 
         });
       } catch (err) {
         upstreamFailure(reply as unknown as ErrorReply, err, maxResponseBytes);
+        counted(req.method, reply.statusCode, startedAt);
         return reply;
       }
+      counted(req.method, answer.statusCode, startedAt);
       // an answer cut short after it started cannot be turned into an error any more: the connection ends
       answer.body.on('error', () => reply.raw.destroy());
       return reply.code(answer.statusCode).headers(messageHeaders(answer.headers)).send(answer.body);
@@ -82,12 +91,16 @@ export async function registerV1Passthrough(app: FastifyInstance, v1: V1Origin, 
   });
 }
 
+/** A passed-on answer counted, as every answer is: its method, status and when its request came (performance.now()). */
+export type PassedOnCount = (method: string, status: number, startedAt: number) => void;
+
 export interface V1ReadsDeps {
   v1: V1Origin;
   dispatcher: Dispatcher;
   maxResponseBytes: number;
   /** the request's log line */
   logged: (line: RequestLine) => void;
+  counted: PassedOnCount;
 }
 
 /** Whether a URL is under one of the v1 prefixes, as the passthrough's routes match them. */
@@ -155,6 +168,7 @@ class PassedOnRead implements LegacyHandler {
   private readonly closed = (): void => {
     const { req, res } = this;
     if (!res.writableFinished) this.abort?.(new errors.RequestAbortedError());
+    this.deps.counted(this.method, res.statusCode, this.startedAt);
     this.deps.logged({
       id: this.id,
       method: this.method,

@@ -45,6 +45,12 @@ describe('settings', () => {
         diffSampleValues: false,
         recordFile: undefined,
         recordSample: 100,
+        otelExporterOtlpEndpoint: undefined,
+        otelExporterOtlpTracesEndpoint: undefined,
+        otelServiceName: 'v2proxy',
+        otelTracesSampler: 'parentbased_always_on',
+        otelTracesSamplerArg: 1,
+        otelBspScheduleDelay: 5_000,
         bodyLimit: 1_048_576,
         requestTimeoutMs: 30_000,
         headersTimeoutMs: 10_000,
@@ -154,6 +160,12 @@ describe('settings', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ V1_TIMEOUT_MS: '0' }, 'V1_TIMEOUT_MS: must be at least 1'],
     [{ BODY_LIMIT: 'lots' }, 'BODY_LIMIT: must be a whole number'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http(s) URL'],
+    [
+      { OTEL_TRACES_SAMPLER: 'sometimes' },
+      'OTEL_TRACES_SAMPLER: must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio',
+    ],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1'],
   ])('refuses %o with one line naming the variable and the rule', (env, message) => {
     expect(loadSettings(env)).toEqual({ ok: false, error: message });
   });

@@ -81,4 +81,20 @@ describe('every answer counts, refused ones included', () => {
     expect(delta({ protocol: 'grpc', resource: 'groups', operation: 'get', decision: 'refused' })).toBe(4);
     expect(delta({ protocol: 'grpc', resource: 'groups', operation: 'get' })).toBe(5);
   });
+
+  it('v1 passthrough answers, read straight off the socket or written through the route, count under protocol v1', async () => {
+    const before = await metrics();
+    const read = await call(env.proxy.url, 'GET', `/iam/v1/groups?id=${A_TEAM}`, { token: TOKENS.alice });
+    const refusedWrite = await call(env.proxy.url, 'POST', `/iam/v1/groups/${A_TEAM}`, {
+      token: TOKENS.alice,
+      raw: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(read.status).toBe(200);
+    expect(refusedWrite.status).toBeGreaterThanOrEqual(400);
+    const after = await metrics();
+    const delta = (labels: Record<string, string>) => counted(after, labels) - counted(before, labels);
+    expect(delta({ protocol: 'v1', operation: 'read', status: '200', decision: 'passthrough' })).toBe(1);
+    expect(delta({ protocol: 'v1', operation: 'write', status: String(refusedWrite.status), decision: 'passthrough' })).toBe(1);
+  });
 });
