@@ -8,19 +8,12 @@ import { buildProxyApp } from '../../src/server/build-proxy-app.js';
 import type { TimesStore } from '../../src/meta/meta-store.js';
 import { call, startHarness } from '../support/emulator-harness.js';
 import { LogCapture, type ProxyOnEmulator, settingsFrom, startProxyOnEmulator } from '../support/proxy-harness.js';
-import { exchange, frame, roundTrip } from '../support/raw-h2.js';
+import { exchange, frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
 
 const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const get = (uid: string) => Buffer.from(toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid })));
 /** A plain gRPC GetGroup's request headers, as alice. */
-const getGroup = (extra: Record<string, string> = {}) => ({
-  ':method': 'POST',
-  ':path': PATH,
-  'content-type': 'application/grpc',
-  te: 'trailers',
-  authorization: `Bearer ${TOKENS.alice}`,
-  ...extra,
-});
+const getGroup = (extra: Record<string, string> = {}) => grpcHeaders(PATH, TOKENS.alice, extra);
 
 /** `use` on one HTTP/2 session to `url`, closed after. */
 async function onSession<T>(url: string, use: (session: http2.ClientHttp2Session) => Promise<T>): Promise<T> {

@@ -5,18 +5,11 @@ import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2b
 import { call } from '../support/emulator-harness.js';
 import { A_TEAM, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
-import { frame, roundTrip } from '../support/raw-h2.js';
+import { frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
 
 const ADMIN = 'admin-token-for-counting-answers';
 const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
-const getGroup = (extra: Record<string, string> = {}) => ({
-  ':method': 'POST',
-  ':path': PATH,
-  'content-type': 'application/grpc',
-  te: 'trailers',
-  authorization: `Bearer ${TOKENS.alice}`,
-  ...extra,
-});
+const getGroup = (extra: Record<string, string> = {}) => grpcHeaders(PATH, TOKENS.alice, extra);
 
 /** The v2proxy_requests_total series whose labels include all of `labels`, summed. */
 function counted(metrics: string, labels: Record<string, string>): number {

@@ -1,6 +1,11 @@
 // Raw HTTP/2 requests for transport tests: gRPC envelopes by hand, and what a stream got back.
 import type http2 from 'node:http2';
 
+/** The request headers of a plain gRPC call (`application/grpc`) to `path`, with a bearer token. */
+export function grpcHeaders(path: string, token: string, extra: Record<string, string> = {}): http2.OutgoingHttpHeaders {
+  return { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', authorization: `Bearer ${token}`, ...extra };
+}
+
 /** A message in a gRPC envelope (`flags` 1: compressed). */
 export function frame(payload: Uint8Array, flags = 0): Buffer {
   const head = Buffer.alloc(5);

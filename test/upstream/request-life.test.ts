@@ -4,18 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetRoleBindingRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/role_bindings_pb.js';
 import { A, childUid, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
-import { frame, roundTrip } from '../support/raw-h2.js';
+import { frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
 import { until } from '../support/until.js';
 
 const PATH = '/chainguard.platform.iam.v2beta1.RoleBindingsService/GetRoleBinding';
 const BINDING = childUid(A, 'rb-alice');
-const getBinding = (token: string) => ({
-  ':method': 'POST',
-  ':path': PATH,
-  'content-type': 'application/grpc',
-  te: 'trailers',
-  authorization: `Bearer ${token}`,
-});
+const getBinding = (token: string) => grpcHeaders(PATH, token);
 const message = () => frame(Buffer.from(toBinary(GetRoleBindingRequestSchema, create(GetRoleBindingRequestSchema, { uid: BINDING }))));
 
 describe("a request's life reaches every call it causes", () => {
