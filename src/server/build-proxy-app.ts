@@ -224,13 +224,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // v1 passthrough answers count too, under their own protocol (no resource: a path names none the proxy knows)
   const passedOn = (method: string, status: number, startedAt: number) =>
     metrics.served('v1', 'v1', method === 'GET' || method === 'HEAD' ? 'read' : 'write', 'v1', status, (performance.now() - startedAt) / 1000, 'passthrough');
-  takeRequest = v1Reads({
-    v1,
-    dispatcher: v1Backend.dispatcher,
-    maxResponseBytes: settings.v1MaxResponseBytes,
-    logged: (line) => requestLog.completed(line),
-    counted: passedOn,
-  });
+
   // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
   app.addHook('preClose', (done) => {
     lifecycle.closing();
@@ -548,6 +542,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       if (procedure) pipeline.refused(refusedCall(procedure, err.code, startedAt, requestId));
     },
   });
-  await registerV1Passthrough(app, v1, v1Backend.dispatcher, settings.v1MaxResponseBytes, passedOn);
+  const passthrough = { v1, dispatcher: v1Backend.dispatcher, maxResponseBytes: settings.v1MaxResponseBytes, counted: passedOn, tracing };
+  takeRequest = v1Reads({ ...passthrough, logged: (line) => requestLog.completed(line) });
+  await registerV1Passthrough(app, passthrough);
   return app;
 }

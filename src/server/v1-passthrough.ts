@@ -2,7 +2,12 @@ import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, errors } from 'undici';
 import { renderError } from '../errors/render-error.js';
-import type { Abort, LegacyHandler } from '../upstream/backend-call.js';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import type { TracedRequest } from '../telemetry/traced-request.js';
+import type { Tracing } from '../telemetry/tracing.js';
+import { upstreamServer } from '../upstream/attempt-spans.js';
+import type { Abort, LegacyHandler, LifeOption } from '../upstream/backend-call.js';
+import { traceContextOf } from '../upstream/trace-context.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
 import type { RequestLine } from './one-line-request-log.js';
@@ -49,13 +54,8 @@ function messageHeaders(headers: Record<string, string | string[] | undefined>):
  * the breaker; v1's last answer, 503 included, comes back as it is. One undici call per request,
  * nothing else: the passthrough is the path of every route a team has not migrated yet.
  */
-export async function registerV1Passthrough(
-  app: FastifyInstance,
-  v1: V1Origin,
-  dispatcher: Dispatcher,
-  maxResponseBytes: number,
-  counted: PassedOnCount,
-): Promise<void> {
+export async function registerV1Passthrough(app: FastifyInstance, deps: PassthroughDeps): Promise<void> {
+  const { v1, dispatcher, maxResponseBytes, counted } = deps;
   // Its own scope, where a body of any type is read whole (bounded by BODY_LIMIT) before it goes on:
   // a v1 that answers early (a 413/429 for a large body) and closes would otherwise break the
   // still-streaming upload (EPIPE) and its answer would be lost behind a 503.
@@ -66,6 +66,7 @@ export async function registerV1Passthrough(
       const startedAt = performance.now();
       const headers = messageHeaders(req.headers);
       headers[REQUEST_ID_HEADER] = req.id;
+      const traced = passthroughSpans(deps, req.method, req.url, req.headers);
       let answer: Dispatcher.ResponseData;
       try {
         answer = await dispatcher.request({
@@ -73,13 +74,16 @@ export async function registerV1Passthrough(
           path: `${v1.basePath}${req.url}`,
           headers,
           body: (req.body as Buffer | undefined) ?? null,
-        });
+          ...(traced ? { spans: traced.spans } : {}),
+        } as Dispatcher.RequestOptions);
       } catch (err) {
         upstreamFailure(reply as unknown as ErrorReply, err, maxResponseBytes);
         counted(req.method, reply.statusCode, startedAt);
+        traced?.traced.end({ status: reply.statusCode });
         return reply;
       }
       counted(req.method, answer.statusCode, startedAt);
+      traced?.traced.end({ status: answer.statusCode });
       // an answer cut short after it started cannot be turned into an error any more: the connection ends
       answer.body.on('error', () => reply.raw.destroy());
       return reply.code(answer.statusCode).headers(messageHeaders(answer.headers)).send(answer.body);
@@ -94,13 +98,49 @@ export async function registerV1Passthrough(
 /** A passed-on answer counted, as every answer is: its method, status and when its request came (performance.now()). */
 export type PassedOnCount = (method: string, status: number, startedAt: number) => void;
 
-export interface V1ReadsDeps {
+/** What passing v1 requests on needs, on either path. */
+export interface PassthroughDeps {
   v1: V1Origin;
   dispatcher: Dispatcher;
   maxResponseBytes: number;
+  counted: PassedOnCount;
+  /** with tracing on: a server span per request, a client span per attempt at v1 */
+  tracing?: Tracing | undefined;
+}
+
+export interface V1ReadsDeps extends PassthroughDeps {
   /** the request's log line */
   logged: (line: RequestLine) => void;
-  counted: PassedOnCount;
+}
+
+/**
+ * A traced passthrough request (tracing on, the request sampled): its server span, named for the
+ * v1 prefix it went under, and the spans of its attempts at v1, each attempt's `traceparent` its own.
+ */
+function passthroughSpans(deps: PassthroughDeps, method: string, url: string, headers: http.IncomingHttpHeaders) {
+  if (!deps.tracing) return undefined;
+  const path = url.split('?', 1)[0] as string;
+  const route = `${V1_PREFIXES.find((p) => path.startsWith(p)) ?? ''}/*`;
+  const trace = traceContextOf(headers);
+  const traced = deps.tracing.request({
+    name: `${method} ${route}`,
+    startTime: Date.now(),
+    attributes: {
+      [ATTR_HTTP_REQUEST_METHOD]: method,
+      [ATTR_HTTP_ROUTE]: route,
+      [ATTR_URL_PATH]: path,
+      'v2proxy.side': 'v1',
+      'v2proxy.decision': 'passthrough',
+    },
+    traceparent: trace?.traceparent,
+    tracestate: trace?.tracestate,
+  });
+  if (!traced) return undefined;
+  const { v1 } = deps;
+  return {
+    traced,
+    spans: traced.call({ backend: 'v1', protocol: 'http', method, target: `${v1.origin}${v1.basePath}${path}`, server: upstreamServer(v1.origin) }),
+  };
 }
 
 /** Whether a URL is under one of the v1 prefixes, as the passthrough's routes match them. */
@@ -137,8 +177,11 @@ function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerRe
   const id = requestIdOf(req);
   const sent = messageHeaders(req.headers);
   sent[REQUEST_ID_HEADER] = id;
+  const traced = passthroughSpans(deps, method, url, req.headers);
+  const opts: Dispatcher.DispatchOptions & LifeOption = { method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null };
+  if (traced) opts.spans = traced.spans;
   // a refusal (an open circuit) comes back as the read's onError, like every other failure
-  deps.dispatcher.dispatch({ method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null }, new PassedOnRead(deps, req, res, url, method, id));
+  deps.dispatcher.dispatch(opts, new PassedOnRead(deps, req, res, url, method, id, traced?.traced));
 }
 
 /**
@@ -160,6 +203,7 @@ class PassedOnRead implements LegacyHandler {
     private readonly url: string,
     private readonly method: 'GET' | 'HEAD',
     private readonly id: string,
+    private readonly traced: TracedRequest | undefined,
   ) {
     res.once('close', this.closed);
   }
@@ -169,6 +213,7 @@ class PassedOnRead implements LegacyHandler {
     const { req, res } = this;
     if (!res.writableFinished) this.abort?.(new errors.RequestAbortedError());
     this.deps.counted(this.method, res.statusCode, this.startedAt);
+    this.traced?.end({ status: res.statusCode });
     this.deps.logged({
       id: this.id,
       method: this.method,

@@ -182,6 +182,30 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
     ]);
   });
 
+  it('the v1 passthrough, a read off the socket and a write through its route: a server span each, the attempt at v1 under it', async () => {
+    for (const [traceId, method, path] of [
+      ['66666666666666666666666666666666', 'GET', `/iam/v1/groups?id=${A}`],
+      ['77777777777777777777777777777777', 'POST', `/iam/v1/groups/${A}`],
+    ] as const) {
+      const res = await call(proxy.url, method, path, {
+        token: TOKENS.alice,
+        headers: { traceparent: traceparent(traceId) },
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
+      const spans = await spansOf(traceId, 2);
+      const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
+      expect(server, method).toMatchObject({
+        name: `${method} /iam/v1/*`,
+        parentSpanId: CLIENT_SPAN,
+        attributes: { 'http.route': '/iam/v1/*', 'v2proxy.decision': 'passthrough', 'http.response.status_code': res.status },
+      });
+      const [attempt] = childrenOf(spans, server);
+      expect(attempt, method).toMatchObject({ kind: CLIENT, name: method, attributes: { 'v2proxy.backend': 'v1', 'http.response.status_code': res.status } });
+      const received = v1.seen.filter((r) => r.method === method && r.url.startsWith(path.split('?')[0] as string)).map((r) => r.headers.traceparent);
+      expect(received, method).toEqual([`00-${traceId}-${attempt?.spanId}-01`]);
+    }
+  });
+
   it('a hydrated Get: the identity lookup is a client span of its own purpose', async () => {
     const traceId = '44444444444444444444444444444444';
     const res = await call(proxy.url, 'GET', `/iam/v2beta1/roleBindings/${childUid(A, 'rb-alice')}`, {
