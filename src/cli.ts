@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { demo, demoBanner, writeDemoEnv } from './commands/demo.js';
 import { runDiff } from './commands/diff.js';
@@ -7,6 +6,7 @@ import { emulatorBanner, runEmulator } from './commands/emulator.js';
 import { demoHelp, emulatorHelp, helpText, serveHelp } from './commands/help.js';
 import { serve, serveBanner } from './commands/serve.js';
 import { type Loaded, loadEmulatorSettings, loadSettings } from './config/load-settings.js';
+import { packageVersion } from './config/package-version.js';
 
 function fail(message: string): never {
   process.stderr.write(`v2proxy: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
@@ -16,10 +16,6 @@ function fail(message: string): never {
 function usage(message: string, help: string): never {
   process.stderr.write(`v2proxy: ${message}\n\n${help}`);
   process.exit(2);
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /**
@@ -76,7 +72,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return;
   }
   if (command === 'diff') {

@@ -24,6 +24,12 @@ const wholeNumber = (max: number) =>
     .min(0, { error: 'must not be negative' })
     .max(max, { error: `must be at most ${max}` });
 
+/** Any number from `min` to `max` (a share, a percentage). */
+const numberFrom = (min: number, max: number) => {
+  const error = `must be a number from ${min} to ${max}`;
+  return z.coerce.number({ error }).min(min, { error }).max(max, { error });
+};
+
 const bool = () =>
   z
     .enum(['true', 'false'], { error: 'must be true or false' })
@@ -189,12 +195,7 @@ export const ProxySettingsSchema = z.object({
   SHADOW_MAX_INFLIGHT: positiveInt(10_000).default(32).describe('shadow reads running at once; beyond that a shadow is skipped and counted'),
   DIFF_SAMPLE_VALUES: bool().default(false).describe("keep the values of diff samples (false: a 12-hex hash of each side's value)"),
   RECORD_FILE: text.min(1).optional().describe('append each v2 read served as a JSON line {time, method, url, status, requestId} (for `v2proxy diff`)'),
-  RECORD_SAMPLE: z.coerce
-    .number({ error: 'must be a number from 0 to 100' })
-    .min(0, { error: 'must be a number from 0 to 100' })
-    .max(100, { error: 'must be a number from 0 to 100' })
-    .default(100)
-    .describe('percent of v2 reads RECORD_FILE keeps'),
+  RECORD_SAMPLE: numberFrom(0, 100).default(100).describe('percent of v2 reads RECORD_FILE keeps'),
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl
     .optional()
     .describe(
@@ -206,12 +207,7 @@ export const ProxySettingsSchema = z.object({
     .enum(SAMPLERS, { error: `must be one of ${SAMPLERS.join(', ')}` })
     .default('parentbased_always_on')
     .describe(`OpenTelemetry: which requests are traced: ${SAMPLERS.join(', ')} (parentbased: as the client's sampled flag says, when it sends a traceparent)`),
-  OTEL_TRACES_SAMPLER_ARG: z.coerce
-    .number({ error: 'must be a number from 0 to 1' })
-    .min(0, { error: 'must be a number from 0 to 1' })
-    .max(1, { error: 'must be a number from 0 to 1' })
-    .default(1)
-    .describe('OpenTelemetry: the share of traces the traceidratio samplers keep, 0 to 1'),
+  OTEL_TRACES_SAMPLER_ARG: numberFrom(0, 1).default(1).describe('OpenTelemetry: the share of traces the traceidratio samplers keep, 0 to 1'),
   OTEL_BSP_SCHEDULE_DELAY: wholeNumber(600_000).default(5_000).describe('OpenTelemetry: how long finished spans wait to be exported together, in milliseconds'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { apiError } from '../errors/error-registry.js';
 import { createContextValues } from '@connectrpc/connect';
@@ -62,8 +61,7 @@ import { WebhookSender } from '../upstream/webhook-sender.js';
 import { FleetDiffReport } from '../shadow/fleet-diff-report.js';
 import { NativeGrpcClient } from '../upstream/native-grpc-client.js';
 import { startTracing } from '../telemetry/start-tracing.js';
-
-const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import { packageVersion } from '../config/package-version.js';
 
 // the topic of writes: its messages name a resource whose list snapshots every replica drops
 const LISTS_TOPIC = 'v2proxy:lists';
@@ -241,7 +239,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     endpoint: settings.otelExporterOtlpEndpoint,
     tracesEndpoint: settings.otelExporterOtlpTracesEndpoint,
     serviceName: settings.otelServiceName,
-    serviceVersion: PACKAGE_VERSION,
+    serviceVersion: packageVersion(),
     sampler: settings.otelTracesSampler,
     samplerArg: settings.otelTracesSamplerArg,
     scheduleDelayMs: settings.otelBspScheduleDelay,
