@@ -1,4 +1,4 @@
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE, ATTR_RPC_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_HTTP_ROUTE, ATTR_RPC_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
 import { toApiError } from '../errors/to-api-error.js';
@@ -83,17 +83,15 @@ function routeOf(ex: Exchange): string {
 
 /** A traced exchange's server span: named for its route (REST) or RPC (gRPC), its parent the client's traceparent. */
 function serverSpan(tracing: Tracing, ex: Exchange) {
-  const rpc = ex.protocol === 'grpc';
   const route = routeOf(ex);
+  const startTime = performance.timeOrigin + ex.startedAt;
+  if (ex.protocol === 'rest') return tracing.httpRequest(ex.named.method, route, ex.origin.trace, { [ATTR_URL_PATH]: ex.named.path }, startTime);
   const service = ex.named.path.slice(1);
   return tracing.request({
-    name: rpc ? `${service}/${ex.named.method}` : `${ex.named.method} ${route}`,
-    startTime: performance.timeOrigin + ex.startedAt,
-    attributes: rpc
-      ? { [ATTR_RPC_SYSTEM]: 'grpc', [ATTR_RPC_SERVICE]: service, [ATTR_RPC_METHOD]: ex.named.method, [ATTR_HTTP_ROUTE]: route }
-      : { [ATTR_HTTP_REQUEST_METHOD]: ex.named.method, [ATTR_HTTP_ROUTE]: route, [ATTR_URL_PATH]: ex.named.path },
-    traceparent: ex.origin.trace?.traceparent,
-    tracestate: ex.origin.trace?.tracestate,
+    name: `${service}/${ex.named.method}`,
+    startTime,
+    attributes: { [ATTR_RPC_SYSTEM]: 'grpc', [ATTR_RPC_SERVICE]: service, [ATTR_RPC_METHOD]: ex.named.method, [ATTR_HTTP_ROUTE]: route },
+    trace: ex.origin.trace,
   });
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callerAuthorization } from '../auth/caller-identity.js';
 import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
 import { httpStatusOf } from '../errors/grpc-codes.js';
 import { toApiError } from '../errors/to-api-error.js';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -37,13 +36,7 @@ export function registerStsRoutes(
       const params = (req.method === 'GET' ? req.query : (req.body ?? {})) as QueryValues;
       const trace = traceContextOf(req.headers);
       // traced: a server span, and the issuer's attempts as client spans under it
-      const traced = tracing?.request({
-        name: `${req.method} /sts/exchange`,
-        startTime: Date.now(),
-        attributes: { [ATTR_HTTP_REQUEST_METHOD]: req.method, [ATTR_HTTP_ROUTE]: '/sts/exchange' },
-        traceparent: trace?.traceparent,
-        tracestate: trace?.tracestate,
-      });
+      const traced = tracing?.httpRequest(req.method, '/sts/exchange', trace);
       let status = 500;
       try {
         const token = await exchangeToken(

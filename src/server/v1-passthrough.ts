@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, errors } from 'undici';
 import { renderError } from '../errors/render-error.js';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { TracedRequest } from '../telemetry/traced-request.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { upstreamServer } from '../upstream/attempt-spans.js';
@@ -121,19 +121,10 @@ function passthroughSpans(deps: PassthroughDeps, method: string, url: string, he
   if (!deps.tracing) return undefined;
   const path = url.split('?', 1)[0] as string;
   const route = `${V1_PREFIXES.find((p) => path.startsWith(p)) ?? ''}/*`;
-  const trace = traceContextOf(headers);
-  const traced = deps.tracing.request({
-    name: `${method} ${route}`,
-    startTime: Date.now(),
-    attributes: {
-      [ATTR_HTTP_REQUEST_METHOD]: method,
-      [ATTR_HTTP_ROUTE]: route,
-      [ATTR_URL_PATH]: path,
-      'v2proxy.side': 'v1',
-      'v2proxy.decision': 'passthrough',
-    },
-    traceparent: trace?.traceparent,
-    tracestate: trace?.tracestate,
+  const traced = deps.tracing.httpRequest(method, route, traceContextOf(headers), {
+    [ATTR_URL_PATH]: path,
+    'v2proxy.side': 'v1',
+    'v2proxy.decision': 'passthrough',
   });
   if (!traced) return undefined;
   const { v1 } = deps;

@@ -14,20 +14,21 @@ if e.r ~= ARGV[1] then return {'mismatch'} end
 if e.a then return {'done', e.a, e.b or ''} end
 return {'busy'}`;
 
-// the owner's claim becomes its answer; a claim that lapsed and is another's (or gone) is left alone
-const COMPLETE = `
+// what completing and releasing both start with: a claim that lapsed and is another's (or gone,
+// or answered already) is left alone; ARGV[1] is the owner
+const OWNED = `
 local v = redis.call('GET', KEYS[1])
 if not v then return 0 end
 local e = cjson.decode(v)
-if e.o ~= ARGV[1] or e.a then return 0 end
+if e.o ~= ARGV[1] or e.a then return 0 end`;
+
+// the owner's claim becomes its answer
+const COMPLETE = `${OWNED}
 redis.call('SET', KEYS[1], cjson.encode({r = ARGV[2], a = ARGV[3], b = ARGV[4]}), 'PX', ARGV[5])
 return 1`;
 
-const RELEASE = `
-local v = redis.call('GET', KEYS[1])
-if not v then return 0 end
-local e = cjson.decode(v)
-if e.o ~= ARGV[1] or e.a then return 0 end
+// the owner's claim is dropped
+const RELEASE = `${OWNED}
 return redis.call('DEL', KEYS[1])`;
 
 /** Idempotency records on Redis, shared by the replicas: each step is one atomic script; Redis failing is STATE_STORE_UNAVAILABLE. */

@@ -1,4 +1,6 @@
 import { type Attributes, createTraceState, ROOT_CONTEXT, SpanKind, type Tracer, TraceFlags, trace } from '@opentelemetry/api';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
+import type { TraceContext } from '../upstream/trace-context.js';
 import { TracedRequest } from './traced-request.js';
 
 /** What a request's server span starts with. */
@@ -7,13 +9,14 @@ export interface SpanStart {
   /** when the request came, ms since the epoch */
   startTime: number;
   attributes: Attributes;
-  /** the client's `traceparent` (already checked well-formed) and `tracestate`: the span's remote parent */
-  traceparent?: string | undefined;
-  tracestate?: string | undefined;
+  /** the client's trace headers, as checked (`traceContextOf`): its `traceparent` is the span's remote parent */
+  trace: TraceContext | undefined;
 }
 
 /** The remote parent a valid `traceparent` names (version 00's fields; a later version's extra fields ignored). */
-function remoteParent(traceparent: string | undefined, tracestate: string | undefined) {
+function remoteParent(context: TraceContext | undefined) {
+  const traceparent = context?.traceparent;
+  const tracestate = context?.tracestate;
   if (traceparent === undefined) return undefined;
   const [, traceId, spanId, flags] = traceparent.split('-');
   if (traceId === undefined || spanId === undefined || flags === undefined) return undefined;
@@ -40,10 +43,26 @@ export class Tracing {
 
   /** The server span of a request, or undefined when the sampler leaves it out. */
   request(start: SpanStart): TracedRequest | undefined {
-    const parent = remoteParent(start.traceparent, start.tracestate);
+    const parent = remoteParent(start.trace);
     const context = parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
     const span = this.tracer.startSpan(start.name, { kind: SpanKind.SERVER, attributes: start.attributes, startTime: start.startTime }, context);
     return span.isRecording() ? new TracedRequest(this.tracer, span) : undefined;
+  }
+
+  /** The server span of an HTTP request, named `<method> <route>` with both as attributes (and any others). */
+  httpRequest(
+    method: string,
+    route: string,
+    context: TraceContext | undefined,
+    attributes: Attributes = {},
+    startTime = Date.now(),
+  ): TracedRequest | undefined {
+    return this.request({
+      name: `${method} ${route}`,
+      startTime,
+      attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_HTTP_ROUTE]: route, ...attributes },
+      trace: context,
+    });
   }
 
   /** A shadow read's span: a trace of its own (it runs after the answer), linked to the request it shadows. */

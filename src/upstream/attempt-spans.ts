@@ -21,10 +21,18 @@ export interface UpstreamServer {
   port: number;
 }
 
+// a proxy has a few backends, set at start: each base URL is parsed once, whoever asks
+const servers = new Map<string, UpstreamServer>();
+
 /** The host and port of a backend's base URL. */
 export function upstreamServer(baseUrl: string): UpstreamServer {
-  const url = new URL(baseUrl);
-  return { address: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+  let server = servers.get(baseUrl);
+  if (!server) {
+    const url = new URL(baseUrl);
+    server = { address: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+    servers.set(baseUrl, server);
+  }
+  return server;
 }
 
 /** One attempt's span: the traceparent the attempt carries (naming the span as its parent), and its end. */
