@@ -11,7 +11,7 @@
 // same Get as a gRPC call over h2c (Connect's gRPC transport, as the platform SDK calls it) against
 // the REST Get on v2proxy, CPU per call in interleaved blocks, beside the same pair on hand-written
 // minimal proxies (minimal-grpc-proxy.ts: node:http2's stream API): the floor of gRPC on this runtime.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { Pool } from 'undici';
 import { cpuPerCall, grpcCaller, restCaller } from './support/call-load.js';
 import { start, startV1Emulator } from './support/child-process.js';
 import { median, quantile as q, range } from './support/figures.js';
+import { cpuMs, TICK_MS } from './support/process-cpu.js';
 import { HAVE_REDIS, RedisServer } from '../test/support/redis-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -26,12 +27,6 @@ const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 6);
 const CPU_REQUESTS = 3000;
 const SLICES = Number(process.env.BENCH_SLICES ?? 4);
 const TOKEN = 'bench-dev-token-0123456789';
-const TICK_MS = 10; // USER_HZ = 100 on Linux
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
-}
 
 async function closedLoop(origin: string, path: string, ms: number, concurrency: number): Promise<number> {
   const pool = new Pool(origin, { connections: concurrency });
@@ -53,20 +48,17 @@ async function closedLoop(origin: string, path: string, ms: number, concurrency:
 /** CPU per request (µs) of `pid` while `n` requests go out over 8 connections, each as soon as the last is answered. */
 async function closedLoopCpu(pid: number, origin: string, path: string, n: number): Promise<number> {
   const pool = new Pool(origin, { connections: 8 });
-  let left = n;
-  const c0 = cpuMs(pid);
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (left > 0) {
-        left -= 1;
-        const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${TOKEN}` } });
-        await res.body.dump();
-      }
-    }),
+  const perCall = await cpuPerCall(
+    pid,
+    n,
+    async () => {
+      const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${TOKEN}` } });
+      await res.body.dump();
+    },
+    8,
   );
-  const used = cpuMs(pid) - c0;
   await pool.close();
-  return (used * 1000) / n;
+  return perCall;
 }
 
 async function slice(origin: string, path: string, rate: number): Promise<number[]> {

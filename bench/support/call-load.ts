@@ -42,12 +42,12 @@ export function grpcCaller(url: string, uid: string, token: string): Caller {
   };
 }
 
-/** CPU per call (µs) of `pid` while `n` calls go, 4 at a time, each as soon as the last is answered. */
-export async function cpuPerCall(pid: number, n: number, call: () => Promise<void>): Promise<number> {
+/** CPU per call (µs) of `pid` while `n` calls go, `concurrency` at a time, each as soon as the last is answered. */
+export async function cpuPerCall(pid: number, n: number, call: () => Promise<void>, concurrency = 4): Promise<number> {
   let left = n;
   const c0 = cpuMs(pid);
   await Promise.all(
-    Array.from({ length: 4 }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (left > 0) {
         left -= 1;
         await call();

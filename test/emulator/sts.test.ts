@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, A_TEAM, DEV_TOKEN } from '../support/fixtures.js';
-import { type EmulatorHarness, startHarness, v1Error } from '../support/emulator-harness.js';
+import { type EmulatorHarness, startHarness, v1Error, workloadIdentity } from '../support/emulator-harness.js';
 import { type TestIssuer, startTestIssuer } from '../support/oidc-issuer.js';
 
 describe('emulator: STS /sts/exchange against a local OIDC issuer', () => {
@@ -13,12 +13,7 @@ describe('emulator: STS /sts/exchange against a local OIDC issuer', () => {
     issuer = await startTestIssuer();
     untrusted = await startTestIssuer();
     h = await startHarness({ trustedIssuers: [issuer.url] });
-    const created = await h.dev('POST', `/iam/v1/identities/${A_TEAM}`, {
-      body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: 'system:serviceaccount:ns:app' } },
-    });
-    identity = created.body.id;
-    const viewer = (await h.dev('GET', '/iam/v1/roles?name=viewer')).body.items[0].id;
-    await h.dev('POST', `/iam/v1/rolebindings/${A_TEAM}`, { body: { identity, role: viewer } });
+    identity = await workloadIdentity(h, { name: 'workload', group: A_TEAM, issuer: issuer.url, subject: 'system:serviceaccount:ns:app', role: 'viewer' });
   });
   afterAll(async () => {
     await h.close();

@@ -95,3 +95,15 @@ export async function startHarness(opts: { seed?: Seed; trustedIssuers?: string[
 export function v1Error(code: number, message: string | RegExp) {
   return { code, message: typeof message === 'string' ? message : expect.stringMatching(message), details: [] };
 }
+
+/**
+ * A workload identity under `group` whose claim match is `issuer` and `subject` (an OIDC token it
+ * may exchange at the STS), bound to the built-in `role` there: its uid.
+ */
+export async function workloadIdentity(h: EmulatorHarness, w: { name: string; group: string; issuer: string; subject: string; role: string }): Promise<string> {
+  const identity = (await h.dev('POST', `/iam/v1/identities/${w.group}`, { body: { name: w.name, claimMatch: { issuer: w.issuer, subject: w.subject } } })).body
+    .id as string;
+  const role = (await h.dev('GET', `/iam/v1/roles?name=${w.role}`)).body.items[0].id;
+  await h.dev('POST', `/iam/v1/rolebindings/${w.group}`, { body: { identity, role } });
+  return identity;
+}

@@ -4,8 +4,8 @@ import { IDEMPOTENCY_TTL_MS } from '../../src/operations/idempotent-create.js';
 import type { IdempotencyStore } from '../../src/stores/idempotency-store.js';
 import { MemoryIdempotency } from '../../src/stores/memory-idempotency.js';
 import { RedisIdempotency } from '../../src/stores/redis-idempotency.js';
-import { call } from '../support/emulator-harness.js';
-import { A_TEAM, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
+import { call, workloadIdentity } from '../support/emulator-harness.js';
+import { A_TEAM, TOKENS } from '../support/fixtures.js';
 import { type TestIssuer, startTestIssuer } from '../support/oidc-issuer.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { HAVE_REDIS, RedisServer } from '../support/redis-server.js';
@@ -95,14 +95,7 @@ describe('Idempotency-Key: one caller across its tokens', () => {
   beforeAll(async () => {
     issuer = await startTestIssuer();
     env = await startProxyOnEmulator({}, undefined, { trustedIssuers: [issuer.url] });
-    identity = (
-      await call(env.h.url, 'POST', `/iam/v1/identities/${A_TEAM}`, {
-        token: DEV_TOKEN,
-        body: { name: 'deployer', claimMatch: { issuer: issuer.url, subject: SUB } },
-      })
-    ).body.id;
-    const owner = (await call(env.h.url, 'GET', '/iam/v1/roles?name=owner', { token: DEV_TOKEN })).body.items[0].id;
-    await call(env.h.url, 'POST', `/iam/v1/rolebindings/${A_TEAM}`, { token: DEV_TOKEN, body: { identity, role: owner } });
+    identity = await workloadIdentity(env.h, { name: 'deployer', group: A_TEAM, issuer: issuer.url, subject: SUB, role: 'owner' });
   });
   afterAll(async () => {
     await env.close();

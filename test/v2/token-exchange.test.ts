@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rewriteAudiences } from '../../src/auth/sts-exchange.js';
-import { A, A_TEAM, DEV_TOKEN } from '../support/fixtures.js';
-import { call } from '../support/emulator-harness.js';
+import { A, A_TEAM } from '../support/fixtures.js';
+import { call, workloadIdentity } from '../support/emulator-harness.js';
 import { type TestIssuer, startTestIssuer } from '../support/oidc-issuer.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { aipError } from '../support/aip.js';
@@ -16,13 +16,7 @@ describe('token exchange through the proxy', () => {
   beforeAll(async () => {
     issuer = await startTestIssuer();
     env = await startProxyOnEmulator({}, undefined, { trustedIssuers: [issuer.url] });
-    const created = await call(env.h.url, 'POST', `/iam/v1/identities/${A_TEAM}`, {
-      token: DEV_TOKEN,
-      body: { name: 'workload', claimMatch: { issuer: issuer.url, subject: SUB } },
-    });
-    identity = created.body.id;
-    const viewer = (await call(env.h.url, 'GET', '/iam/v1/roles?name=viewer', { token: DEV_TOKEN })).body.items[0].id;
-    await call(env.h.url, 'POST', `/iam/v1/rolebindings/${A_TEAM}`, { token: DEV_TOKEN, body: { identity, role: viewer } });
+    identity = await workloadIdentity(env.h, { name: 'workload', group: A_TEAM, issuer: issuer.url, subject: SUB, role: 'viewer' });
   });
   afterAll(async () => {
     await env.close();
