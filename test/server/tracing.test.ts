@@ -36,6 +36,9 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
       `${count} spans of ${traceId}`,
     );
   const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
+  /** A call to the proxy in the trace `traceId` (the client's span its parent), as alice unless told. */
+  const traced = (method: string, path: string, traceId: string, opts: { token?: string; body?: unknown } = {}) =>
+    call(proxy.url, method, path, { token: TOKENS.alice, ...opts, headers: { traceparent: traceparent(traceId) } });
 
   beforeAll(async () => {
     h = await startHarness();
@@ -73,7 +76,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
   });
 
   it("a translated Get: one server span under the client's, a client span under it, and the traceparent v1 received names that client span", async () => {
-    const res = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice, headers: { traceparent: traceparent() } });
+    const res = await traced('GET', `/iam/v2beta1/groups/${A}`, TRACE_ID);
     expect(res.status).toBe(200);
     const spans = await spansOf(TRACE_ID, 2);
     const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
@@ -108,7 +111,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
   it('a retried v1 read: one client span per attempt, the second with http.request.resend_count 1', async () => {
     const traceId = '11111111111111111111111111111111';
     failNext = true;
-    const res = await call(proxy.url, 'GET', '/iam/v2beta1/roles?page_size=1', { token: TOKENS.alice, headers: { traceparent: traceparent(traceId) } });
+    const res = await traced('GET', '/iam/v2beta1/roles?page_size=1', traceId);
     expect(res.status).toBe(200);
     const spans = await until(
       async () => trace(traceId),
@@ -129,10 +132,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
 
   it("a shadowed read: the shadow is a span of its own trace, linked to the request's, with its native client span under it", async () => {
     const traceId = '22222222222222222222222222222222';
-    const res = await call(proxy.url, 'GET', `/iam/v2beta1/identities/${childUid(A, 'alice')}`, {
-      token: TOKENS.alice,
-      headers: { traceparent: traceparent(traceId) },
-    });
+    const res = await traced('GET', `/iam/v2beta1/identities/${childUid(A, 'alice')}`, traceId);
     expect(res.status).toBe(200);
     const server = (await spansOf(traceId, 1)).find((s) => s.kind === SERVER) as CollectedSpan;
     const shadow = await until(
@@ -172,7 +172,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
 
   it("a token exchange: its server span, and the issuer's attempt as a client span of purpose token-exchange", async () => {
     const traceId = '55555555555555555555555555555555';
-    const res = await call(proxy.url, 'GET', '/sts/exchange?aud=x&identity=y', { token: 'not.a.jwt', headers: { traceparent: traceparent(traceId) } });
+    const res = await traced('GET', '/sts/exchange?aud=x&identity=y', traceId, { token: 'not.a.jwt' });
     expect(res.status).toBe(401);
     const spans = await spansOf(traceId, 2);
     const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
@@ -187,11 +187,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
       ['66666666666666666666666666666666', 'GET', `/iam/v1/groups?id=${A}`],
       ['77777777777777777777777777777777', 'POST', `/iam/v1/groups/${A}`],
     ] as const) {
-      const res = await call(proxy.url, method, path, {
-        token: TOKENS.alice,
-        headers: { traceparent: traceparent(traceId) },
-        ...(method === 'POST' ? { body: {} } : {}),
-      });
+      const res = await traced(method, path, traceId, method === 'POST' ? { body: {} } : {});
       const spans = await spansOf(traceId, 2);
       const server = spans.find((s) => s.kind === SERVER) as CollectedSpan;
       expect(server, method).toMatchObject({
@@ -208,10 +204,7 @@ describe('OpenTelemetry: a server span per request, a client span per upstream a
 
   it('a hydrated Get: the identity lookup is a client span of its own purpose', async () => {
     const traceId = '44444444444444444444444444444444';
-    const res = await call(proxy.url, 'GET', `/iam/v2beta1/roleBindings/${childUid(A, 'rb-alice')}`, {
-      token: TOKENS.alice,
-      headers: { traceparent: traceparent(traceId) },
-    });
+    const res = await traced('GET', `/iam/v2beta1/roleBindings/${childUid(A, 'rb-alice')}`, traceId);
     expect(res.status).toBe(200);
     const spans = await until(
       async () => trace(traceId),
