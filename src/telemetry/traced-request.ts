@@ -116,10 +116,6 @@ export class TracedRequest implements RequestSpans {
     };
   }
 
-  set(attributes: Attributes): void {
-    this.span.setAttributes(attributes);
-  }
-
   end(end: SpanEnd): void {
     if (this.ended) return;
     this.ended = true;

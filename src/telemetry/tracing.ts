@@ -38,7 +38,7 @@ function remoteParent(context: TraceContext | undefined) {
 export class Tracing {
   constructor(
     private readonly tracer: Tracer,
-    private readonly provider: { forceFlush(): Promise<void>; shutdown(): Promise<void> },
+    private readonly provider: { shutdown(): Promise<void> },
   ) {}
 
   /** The server span of a request, or undefined when the sampler leaves it out. */
@@ -69,11 +69,6 @@ export class Tracing {
   linked(to: TracedRequest, name: string, attributes: Attributes): TracedRequest | undefined {
     const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, root: true, links: [{ context: to.context }] });
     return span.isRecording() ? new TracedRequest(this.tracer, span) : undefined;
-  }
-
-  /** Exports what is finished (tests, and before the process ends). */
-  flush(): Promise<void> {
-    return this.provider.forceFlush();
   }
 
   /** Exports what is left, then stops. */
