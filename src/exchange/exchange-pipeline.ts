@@ -10,7 +10,7 @@ import { type AppServices, operationContext, type RequestOrigin } from '../opera
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
-import type { RecordFile } from '../shadow/record-file.js';
+import type { RecordedRead, RecordFile } from '../shadow/record-file.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
 import { ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, type TracedRequest } from '../telemetry/traced-request.js';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -151,17 +151,13 @@ export class ExchangePipeline {
   refused(answer: RefusedAnswer): void {
     const seconds = (performance.now() - answer.startedAt) / 1000;
     this.deps.metrics.served(answer.protocol, answer.resource ?? 'unknown', answer.operation ?? 'unknown', 'translate', answer.status, seconds, 'refused');
-    const { record } = this.deps;
-    if (record && answer.read && answer.url !== undefined) {
-      record.record({
-        time: new Date(this.deps.services.now()).toISOString(),
-        method: 'GET',
-        url: answer.url,
-        status: answer.status,
-        requestId: answer.requestId,
-        protocol: answer.protocol,
-      });
-    }
+    if (answer.read && answer.url !== undefined)
+      this.recordRead({ url: answer.url, status: answer.status, requestId: answer.requestId, protocol: answer.protocol });
+  }
+
+  /** A read, as the record file keeps it (when one is kept), stamped with the time now. */
+  private recordRead(read: Omit<RecordedRead, 'time' | 'method'>): void {
+    this.deps.record?.record({ time: new Date(this.deps.services.now()).toISOString(), method: 'GET', ...read });
   }
 
   /** Decides the side and serves the exchange there. */
@@ -225,9 +221,7 @@ export class ExchangePipeline {
     // a gRPC call's REST form is built here, once, for whichever of the two needs it
     const url = ex.restUrl();
     if (record && read) {
-      record.record({
-        time: new Date(this.deps.services.now()).toISOString(),
-        method: 'GET',
+      this.recordRead({
         url,
         status,
         requestId: ex.origin.requestId,
