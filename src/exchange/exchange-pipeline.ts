@@ -1,16 +1,13 @@
 import { ATTR_HTTP_ROUTE, ATTR_RPC_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { ApiError } from '../errors/api-error.js';
-import { apiError } from '../errors/error-registry.js';
 import { toApiError } from '../errors/to-api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
 import type { JsonText } from '../json/json-text.js';
-import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { type AppServices, operationContext, type RequestOrigin } from '../operations/operation-context.js';
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
-import type { RecordedRead, RecordFile } from '../shadow/record-file.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
 import { ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, type TracedRequest } from '../telemetry/traced-request.js';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -18,21 +15,6 @@ import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { Exchange, Protocol, Side } from './exchange.js';
 import { translateExchange } from './translate-exchange.js';
-
-/** An answer a door made on its own, before an exchange (see `refused`). */
-export interface RefusedAnswer {
-  protocol: Protocol;
-  /** the resource and operation, when the door got that far */
-  resource?: string | undefined;
-  operation?: string | undefined;
-  status: number;
-  /** when it came (performance.now()) */
-  startedAt: number;
-  requestId: string;
-  /** a read (GET, or a Get/List RPC), in its REST form when known: what the record file keeps */
-  read: boolean;
-  url?: string | undefined;
-}
 
 /** What a door answered: the HTTP status (a gRPC call's: the one its code stands for), and a gRPC call's code. */
 export interface Rendered {
@@ -64,8 +46,6 @@ export interface PipelineDeps {
   /** whether this proxy sealed a page token (the translation side issued it) */
   issuedHere: (token: string) => boolean;
   shadow?: ShadowRunner | undefined;
-  record?: RecordFile | undefined;
-  metrics: ProxyMetrics;
   /** aborted when the drain's time is up: the only thing that stops shadow reads */
   shutdownSignal: LifeSignal;
   /** with an OTLP endpoint: a server span per exchange, a client span per upstream attempt */
@@ -100,9 +80,10 @@ const QUIET_WAIT_MS = 5;
 
 /**
  * The one path of every v2 request, REST or gRPC: decide the side (rollout), serve it (translation
- * onto v1, or the native backend through the door), and once the door has answered, record it,
- * count it and shadow it. The doors only parse their protocol into an Exchange and render what
- * comes back; errors stay the registry's until a door renders them.
+ * onto v1, or the native backend through the door), and once the door has answered, shadow it.
+ * The doors only parse their protocol into an Exchange and render what comes back; errors stay the
+ * registry's until a door renders them. What every request needs besides (its count, record line,
+ * analysis, span end and log line) is written around it, for every way in (`around-request.ts`).
  */
 export class ExchangePipeline {
   private readonly gate = new QuietGate();
@@ -113,51 +94,40 @@ export class ExchangePipeline {
   }
 
   /**
-   * The whole of one exchange, whichever door it came by: it is traced (with tracing on), served
-   * (`serve`), its result (or the registry's error) rendered by the door (`render`, which says the
-   * status it answered), and then, whatever happened, counted, timed, recorded and shadowed once.
-   * Shadow work waits while exchanges run (the quiet gate), left here on every path out.
+   * The pipeline's part of one request, whichever door it came by: it is traced (with tracing on),
+   * served (`serve`), its result (or the registry's error) rendered by the door (`render`, which
+   * says the status it answered), and then, whatever happened, its call told how it went (what is
+   * written around every request reads it: count, analysis, record, span, log line) and its shadow
+   * read submitted when one was planned. Shadow work waits while exchanges run (the quiet gate),
+   * left here on every path out.
    */
-  async run<W, N>(ex: Exchange<W>, door: Door<W, N>, render: (result: Served<N> | ApiError) => Rendered, bug: (err: unknown) => void): Promise<void> {
+  async run<W, N>(ex: Exchange<W>, door: Door<W, N>, render: (result: Served<N> | ApiError) => Rendered): Promise<void> {
     this.gate.enter();
+    const { call } = ex;
+    call.exchanged = true;
+    call.rule = 'no-rollout';
+    call.resource = ex.resource.mapping.resource;
+    call.operation = ex.operation;
+    if (ex.operation === 'get' || ex.operation === 'list') call.readUrl = once(ex.restUrl);
     const traced = this.deps.tracing ? serverSpan(this.deps.tracing, ex) : undefined;
     if (traced) {
       ex.traced = traced;
       ex.origin.spans = traced;
+      call.traced = traced;
     }
-    // (an error made only when a render threw: an Error per request costs its stack)
     let result: Served<N> | ApiError | undefined;
     let rendered: Rendered = { status: 500, grpcCode: ex.protocol === 'grpc' ? GrpcCode.INTERNAL : undefined };
     try {
-      result = await this.answer(ex, door, bug);
+      result = await this.answer(ex, door);
       rendered = render(result);
     } finally {
       this.gate.leave();
+      call.status = rendered.status;
+      call.grpcCode = rendered.grpcCode;
       const answered = result;
-      this.finish(ex, door, rendered.status, () => answered ?? apiError('INTERNAL'));
-      traced?.end({
-        status: rendered.status,
-        grpcCode: rendered.grpcCode,
-        attributes: { 'v2proxy.side': ex.side, 'v2proxy.decision': ex.decision?.why ?? 'no-rollout', 'v2proxy.resource': ex.resource.mapping.resource },
-      });
+      // (an error made only when a render threw: an Error per request costs its stack)
+      if (ex.shadow) this.submitShadow(ex, door, () => answered ?? toApiError(new Error('the answer could not be rendered')));
     }
-  }
-
-  /**
-   * An answer a door made before there was an exchange to run (an unknown path or method under a
-   * v2 prefix, a gRPC message too large, broken or not whole in time): counted once with its
-   * protocol, like every answer, under the decision `refused`, and recorded when it answered a read.
-   */
-  refused(answer: RefusedAnswer): void {
-    const seconds = (performance.now() - answer.startedAt) / 1000;
-    this.deps.metrics.served(answer.protocol, answer.resource ?? 'unknown', answer.operation ?? 'unknown', 'translate', answer.status, seconds, 'refused');
-    if (answer.read && answer.url !== undefined)
-      this.recordRead({ url: answer.url, status: answer.status, requestId: answer.requestId, protocol: answer.protocol });
-  }
-
-  /** A read, as the record file keeps it (when one is kept), stamped with the time now. */
-  private recordRead(read: Omit<RecordedRead, 'time' | 'method'>): void {
-    this.deps.record?.record({ time: new Date(this.deps.services.now()).toISOString(), method: 'GET', ...read });
   }
 
   /** Decides the side and serves the exchange there. */
@@ -172,6 +142,11 @@ export class ExchangePipeline {
     });
     ex.decision = decision;
     ex.side = decision.backend === 'native' && this.deps.native ? 'native' : 'translate';
+    // known before the door renders: its answer says the side
+    const { call } = ex;
+    call.decision = decision;
+    call.side = ex.side;
+    call.rule = decision.why;
     this.planShadow(ex, token !== undefined);
     if (ex.side === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
     let answer: N;
@@ -187,14 +162,14 @@ export class ExchangePipeline {
 
   /**
    * `serve`, with whatever it throws as the registry's error, which the door renders; an error that
-   * is a bug (INTERNAL) is also handed to `bug` to be logged.
+   * is a bug (INTERNAL) is also the request's failure, logged with it.
    */
-  private async answer<W, N>(ex: Exchange<W>, door: Door<W, N>, bug: (err: unknown) => void): Promise<Served<N> | ApiError> {
+  private async answer<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N> | ApiError> {
     try {
       return await this.serve(ex, door);
     } catch (err) {
       const error = toApiError(err);
-      if (error.code === GrpcCode.INTERNAL) bug(err);
+      if (error.code === GrpcCode.INTERNAL) ex.call.failure ??= err;
       return error;
     }
   }
@@ -204,32 +179,10 @@ export class ExchangePipeline {
     return translateExchange(operationContext(this.deps.services, ex.resource, this.deps.v1, origin), ex);
   }
 
-  /**
-   * After the door has answered (`status`: the HTTP status, or the one a gRPC code stands for): the
-   * request is counted and timed, recorded when it is a read, and shadowed when it was planned.
-   * `answer`: what the client got, read only if a shadow compares it.
-   */
-  private finish<W, N>(ex: Exchange<W>, door: Door<W, N>, status: number, answer: () => Served<N> | ApiError): void {
-    const { metrics, record, shadow } = this.deps;
-    const seconds = (performance.now() - ex.startedAt) / 1000;
-    const rule = ex.decision?.why ?? 'no-rollout';
-    metrics.served(ex.protocol, ex.resource.mapping.resource, ex.operation, ex.side, status, seconds, rule);
-    this.deps.rollout.answered(ex.decision, ex.side, status >= 500, seconds);
-    const read = ex.operation === 'list' || ex.operation === 'get';
+  /** The planned shadow read of an answered exchange. `answer`: what the client got, read only when compared. */
+  private submitShadow<W, N>(ex: Exchange<W>, door: Door<W, N>, answer: () => Served<N> | ApiError): void {
+    const { shadow } = this.deps;
     const planned = ex.shadow;
-    if (!(record && read) && !(planned && shadow)) return;
-    // a gRPC call's REST form is built here, once, for whichever of the two needs it
-    const url = ex.restUrl();
-    if (record && read) {
-      this.recordRead({
-        url,
-        status,
-        requestId: ex.origin.requestId,
-        protocol: ex.protocol,
-        // a read an operator forced to a side is marked: it is nobody's evidence
-        ...(rule === 'override' ? { decision: rule } : {}),
-      });
-    }
     if (!planned || !shadow) return;
     const decision = ex.decision;
     const { config } = planned;
@@ -239,7 +192,7 @@ export class ExchangePipeline {
       served: ex.side,
       primary: () => door.comparable(ex, answer()),
       requestId: ex.origin.requestId,
-      url,
+      url: ex.call.readUrl?.() ?? ex.restUrl(),
       ignore: config.ignore,
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: planned.noise,
@@ -294,4 +247,13 @@ export class ExchangePipeline {
     }
     return door.comparable(ex, answer);
   }
+}
+
+/** A function's value, made on the first call and kept (a gRPC read's REST form: built once, for the record and the shadow). */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }

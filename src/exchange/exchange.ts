@@ -4,6 +4,7 @@ import type { RequestOrigin } from '../operations/operation-context.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
 import type { Decision } from '../rollout/decide-backend.js';
 import type { TracedRequest } from '../telemetry/traced-request.js';
+import type { RequestCall } from './request-call.js';
 
 export type Protocol = 'rest' | 'grpc';
 export type Side = 'translate' | 'native';
@@ -31,6 +32,8 @@ export interface OperationInput {
  */
 export interface Exchange<W = unknown> {
   readonly protocol: Protocol;
+  /** the request as its lifecycle keeps it: what the pipeline learns of it goes there */
+  readonly call: RequestCall;
   readonly resource: CompiledResource;
   readonly operation: Operation;
   readonly input: OperationInput;

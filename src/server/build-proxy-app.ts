@@ -40,7 +40,7 @@ import { registerHealthRoutes } from './health-routes.js';
 import { drainLimits, dualProtocolServer, type RequestTaker, type StreamTaker } from './dual-protocol-server.js';
 import { grpcStreamCalls } from './grpc-stream-calls.js';
 import { reflectionRoutes } from './grpc-reflection.js';
-import { GRPC_SERVICES, REQUEST_ID, grpcProcedures, grpcRoutes, grpcStatusOf, refusedCall } from './grpc-routes.js';
+import { CALL, GRPC_SERVICES, grpcProcedures, grpcRoutes, grpcStatusOf, namedCall } from './grpc-routes.js';
 import { registerConnectRoutes } from './connect-routes.js';
 import { Lifecycle } from './lifecycle.js';
 import { connectionBoundWarning } from './open-file-limit.js';
@@ -50,7 +50,10 @@ import { lazyChildLogger } from './lazy-child-logger.js';
 import { loggerOptions } from './logger-options.js';
 import { answerInOneShape, frameworkErrors } from './one-error-shape.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
-import { requestIdOf } from './request-id.js';
+import { FastifyRequestCalls } from './fastify-request-calls.js';
+import { AroundRequest, counted, fed, logged, recorded, traced } from '../exchange/around-request.js';
+import type { RequestCall } from '../exchange/request-call.js';
+import { requestIdOf } from '../exchange/request-id.js';
 import { registerFormParser, registerStsRoutes } from './sts-routes.js';
 import { registerV1Passthrough, v1Reads } from './v1-passthrough.js';
 import { registerV2Routes } from './v2-routes.js';
@@ -102,11 +105,11 @@ declare module 'fastify' {
 }
 
 /** A listener of the admin surface alone (ADMIN_PORT): the same request ids, log lines and error shape as the API's. */
-function adminListener(settings: ResolvedSettings, logs: DestinationStream, requestLog: OneLineRequestLog): FastifyInstance {
+function adminListener(settings: ResolvedSettings, logs: DestinationStream, calls: FastifyRequestCalls): FastifyInstance {
   const admin = Fastify({
     logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
-    logController: requestLog,
+    logController: calls,
     childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
@@ -114,6 +117,7 @@ function adminListener(settings: ResolvedSettings, logs: DestinationStream, requ
     onConstructorPoisoning: 'error',
     frameworkErrors,
   });
+  calls.serve(admin);
   answerInOneShape(admin);
   return admin;
 }
@@ -127,7 +131,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   let takeStream: StreamTaker | undefined;
   // v1 reads, passed on before fastify once the v1 backend exists (below)
   let takeRequest: RequestTaker | undefined;
-  const requestLog = new OneLineRequestLog(settings.logLevel, logs);
+  // every request's call, fastify's included: its count, record line, analysis, span and log line written around it
+  const calls = new FastifyRequestCalls();
   const resources = opts.resources ?? loadMappings();
   const known = new Map(resources.map((r) => [r.mapping.resource, r.mapping.v2.operations]));
   // the rollout file first: a process never starts on one that is missing or invalid
@@ -158,7 +163,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     return503OnClosing: false,
     logger: loggerOptions(settings.logLevel, logs),
     genReqId: requestIdOf,
-    logController: requestLog,
+    logController: calls,
     childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
@@ -219,10 +224,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs, backend: 'issuer' });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
-  // v1 passthrough answers count too, under their own protocol (no resource: a path names none the proxy knows)
-  const passedOn = (method: string, status: number, startedAt: number) =>
-    metrics.served('v1', 'v1', method === 'GET' || method === 'HEAD' ? 'read' : 'write', 'v1', status, (performance.now() - startedAt) / 1000, 'passthrough');
-
   // closing, whether from a drain or a direct close: GOAWAY, Connection: close, idle connections closed once all is answered
   app.addHook('preClose', (done) => {
     lifecycle.closing();
@@ -232,6 +233,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   lifecycle.onDeadline(() => {
     for (const pool of new Set([v1Backend, issuerBackend, nativeBackend])) void pool?.destroy(apiError('SHUTTING_DOWN'));
   });
+  calls.serve(app);
   answerInOneShape(app);
 
   // with an OTLP endpoint: spans of each request and of its upstream attempts (else no SDK at all)
@@ -430,7 +432,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     buffered?.close();
   });
   // the admin surface: on a listener of its own with ADMIN_PORT, else on this one
-  const adminApp = settings.adminPort !== undefined ? adminListener(settings, logs, requestLog) : undefined;
+  const adminApp = settings.adminPort !== undefined ? adminListener(settings, logs, calls) : undefined;
   if (adminApp) {
     app.decorate('adminApp', adminApp);
     app.addHook('onClose', async () => adminApp.close());
@@ -492,12 +494,14 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     native: native !== undefined,
     issuedHere: (token) => lists.tokens.issued(token),
     shadow,
-    record,
-    metrics,
     shutdownSignal: lifecycle.shutdownSignal,
     ...(opts.random ? { random: opts.random } : {}),
   });
-  registerV2Routes(app, new RouteTable(resources), pipeline, native, lifecycle);
+  // what is written around every request, whichever way it came in (outermost first: the line is the last thing)
+  const requestLog = new OneLineRequestLog(settings.logLevel, logs, app.log);
+  const around = new AroundRequest([logged(requestLog.write), traced, counted(metrics), fed(rollout.traffic), ...(record ? [recorded(record, now)] : [])]);
+  calls.runIn(around);
+  registerV2Routes(app, new RouteTable(resources), pipeline, native, lifecycle, calls);
   // native gRPC under the native backend's policy: its breaker, retry budget and timeouts are the REST calls' own
   const nativeGrpc =
     settings.v2BaseUrl && nativeBackend
@@ -514,7 +518,6 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     resources: services.resources,
     pipeline,
     native: nativeGrpc,
-    bug: (err, reqId) => app.log.error({ err, reqId }, 'request failed'),
   });
   takeStream = grpcStreamCalls({
     procedures,
@@ -522,26 +525,32 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     requestTimeoutMs: settings.requestTimeoutMs,
     unread: drainLimits(settings),
     lifeOf: (stream) => lifecycle.streamLife(stream),
-    logged: (line) => requestLog.completed(line),
-    refused: (procedure, code, startedAt, requestId) => pipeline.refused(refusedCall(procedure, code, startedAt, requestId)),
+    around,
   });
+  const grpcOpener = calls.opener('grpc');
   await registerConnectRoutes(app, {
     routes: (router) => {
       grpcRoutes(procedures)(router);
       reflectionRoutes(GRPC_SERVICES.map(([service]) => service))(router);
     },
-    contextValues: (req) => createContextValues().set(REQUEST_ID, req.id),
+    contextValues: (req) => createContextValues().set(CALL, req.call),
     // a message is bounded like a REST body (after decompression)
     readMaxBytes: settings.bodyLimit,
     shutdownSignal: lifecycle.shutdownSignal,
     statusOf: (service, err) => grpcStatusOf(services.resources, service, err),
-    refused: (path, err, startedAt, requestId) => {
+    // a call of one of the 40 RPCs is counted with its resource and operation (reflection is not counted)
+    opener: (path) => {
       const procedure = procedures.get(path);
-      if (procedure) pipeline.refused(refusedCall(procedure, err.code, startedAt, requestId));
+      if (!procedure) return (_req, _reply, done) => done();
+      return (req, reply, done) => {
+        namedCall(req.call as RequestCall, procedure);
+        grpcOpener.call(app, req, reply, done);
+      };
     },
+    rendered: (req, reply) => calls.rendered(req, reply),
   });
-  const passthrough = { v1, dispatcher: v1Backend.dispatcher, maxResponseBytes: settings.v1MaxResponseBytes, counted: passedOn, tracing };
-  takeRequest = v1Reads({ ...passthrough, logged: (line) => requestLog.completed(line) });
-  await registerV1Passthrough(app, passthrough);
+  const passthrough = { v1, dispatcher: v1Backend.dispatcher, maxResponseBytes: settings.v1MaxResponseBytes, tracing };
+  takeRequest = v1Reads({ ...passthrough, around });
+  await registerV1Passthrough(app, passthrough, calls.opener('v1'));
   return app;
 }

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render-error.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { REQUEST_ID_HEADER } from '../exchange/request-id.js';
 
 /** What Node's HTTP parser refused, as a status and an error in the one shape. */
 function classify(code: string | undefined): { status: number; error: ApiError } {

@@ -1,16 +1,10 @@
 import type { DescService } from '@bufbuild/protobuf';
 import { type ConnectError, type ConnectRouter, type ContextValues, createConnectRouter } from '@connectrpc/connect';
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { answerHead, type RequestCall } from '../exchange/request-call.js';
 import type { ApiError } from '../errors/api-error.js';
 import { checkedBody } from './grpc-message-check.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** the status a gRPC call ended with (its HTTP status is 200 either way), for its log line */
-    rpcStatus: string | undefined;
-  }
-}
 
 export interface ConnectRoutesOptions {
   routes: (router: ConnectRouter) => void;
@@ -21,8 +15,10 @@ export interface ConnectRoutesOptions {
   shutdownSignal: AbortSignal;
   /** an error of the registry as a call's status (the service picks the domain) */
   statusOf: (service: DescService, err: ApiError) => ConnectError;
-  /** a call whose message was refused before connect read it (too large, broken): counted as every answer is */
-  refused: (path: string, err: ApiError, startedAt: number, requestId: string) => void;
+  /** each call's route opens its call in the lifecycle, named for its procedure */
+  opener: (path: string) => onRequestHookHandler;
+  /** the call's answer is rendered (connect writes it without fastify's send) */
+  rendered: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 const COMPRESSIONS = [compressionGzip, compressionBrotli];
@@ -41,10 +37,9 @@ async function* statusAfter(body: AsyncIterable<Uint8Array>, done: () => void): 
  * fastify route in a scope of its own (its catch-all body parser stays there). Written out rather
  * than taken from @connectrpc/connect-fastify for what that plugin leaves out: each request message checked
  * before connect reads it (size at once, protobuf validity as INVALID_ARGUMENT), the drain's signal,
- * and the call's status on its log line.
+ * and the call's status on its log line and count.
  */
 export async function registerConnectRoutes(app: FastifyInstance, opts: ConnectRoutesOptions): Promise<void> {
-  app.decorateRequest('rpcStatus', undefined);
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // connect reads (and checks) the body itself
@@ -58,24 +53,22 @@ export async function registerConnectRoutes(app: FastifyInstance, opts: ConnectR
         compressions: COMPRESSIONS,
         statusOf: (err: ApiError) => opts.statusOf(procedure.service, err),
       };
-      scope.all(procedure.requestPath, async (req, reply) => {
-        const startedAt = performance.now() - reply.elapsedTime;
-        const checked = {
-          ...check,
-          statusOf: (err: ApiError) => {
-            opts.refused(procedure.requestPath, err, startedAt, req.id);
-            return check.statusOf(err);
-          },
-        };
+      const onRequest = opts.opener(procedure.requestPath);
+      scope.all(procedure.requestPath, { onRequest }, async (req, reply) => {
+        const call = req.call as RequestCall;
         const request = universalRequestFromNodeRequest(req.raw, reply.raw, undefined, opts.contextValues(req));
-        const answer = await procedure({ ...request, body: checkedBody(request.body as AsyncIterable<Uint8Array>, request.header, checked) });
-        // headers set on the reply (x-request-id) go out with the answer connect writes
-        for (const [key, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(key, value);
+        const answer = await procedure({ ...request, body: checkedBody(request.body as AsyncIterable<Uint8Array>, request.header, check) });
+        // connect writes the answer itself: its head gets the answer's headers here
+        const head = answerHead(call);
+        for (const name in head) reply.raw.setHeader(name, head[name] as string);
         // the call's status is final once its body is out, before the answer ends (and is logged)
-        req.rpcStatus = answer.header?.get('grpc-status') ?? undefined;
-        const settled = () => {
-          req.rpcStatus = answer.trailer?.get('grpc-status') ?? req.rpcStatus;
+        const statusIn = (headers: Headers | undefined) => {
+          const status = headers?.get('grpc-status');
+          if (status !== null && status !== undefined) call.grpcCode = Number(status);
         };
+        statusIn(answer.header);
+        opts.rendered(req, reply);
+        const settled = () => statusIn(answer.trailer);
         try {
           await universalResponseToNodeResponse(answer.body ? { ...answer, body: statusAfter(answer.body, settled) } : answer, reply.raw);
         } catch {

@@ -3,8 +3,9 @@ import { callerAuthorization } from '../auth/caller-identity.js';
 import { ConnectError, type ConnectRouter, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { ApiError } from '../errors/api-error.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
-import { BACKEND_HEADER, type Exchange, type Side } from '../exchange/exchange.js';
-import type { Door, ExchangePipeline, RefusedAnswer, Served } from '../exchange/exchange-pipeline.js';
+import type { Exchange } from '../exchange/exchange.js';
+import type { RequestCall } from '../exchange/request-call.js';
+import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { AccountAssociationsService } from '../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
 import { GroupInvitesService } from '../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
 import { GroupsService } from '../gen/chainguard/platform/iam/v2beta1/groups_pb.js';
@@ -24,7 +25,6 @@ import type { Operation } from '../rollout/rollout-config.js';
 import { type NativeGrpcAnswer, NativeGrpcClient } from '../upstream/native-grpc-client.js';
 import { traceContextOf } from '../upstream/trace-context.js';
 import { grpcErrorOf } from './grpc-error.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
 /** The ten v2beta1 services, each with the resource (mapping) it serves. */
@@ -41,8 +41,8 @@ export const GRPC_SERVICES: readonly [DescService, string][] = [
   [AdvisoriesService, 'advisories'],
 ];
 
-/** The fastify request id of the call (taken from `x-request-id` or made, as for REST). */
-export const REQUEST_ID = createContextKey<string>('');
+/** The call as the lifecycle keeps it (its request id taken from `x-request-id` or made, as for REST). */
+export const CALL = createContextKey<RequestCall | undefined>(undefined);
 
 const JSON_READ = { ignoreUnknownFields: true } as const;
 
@@ -131,15 +131,16 @@ function grpcDoor(native: NativeGrpcClient | undefined): Door<GrpcWire, NativeGr
 
 /** What a gRPC call brings whichever way it came (connect's handlers, or straight off an HTTP/2 stream). */
 export interface GrpcCallContext {
-  requestId: string;
+  /** the request as the lifecycle keeps it */
+  call: RequestCall;
   /** the call's metadata, lower-case names */
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** the client cancelling, its grpc-timeout, or the drain's time running out */
   signal: LifeSignal;
 }
 
-/** How a call ended: its response message or its status, and the side that served it (none when it never reached the pipeline). */
-export type GrpcOutcome = { side: Side; message: Message; error?: undefined } | { side: Side; message?: undefined; error: ConnectError };
+/** How a call ended: its response message or its status (the side that served it is the call's). */
+export type GrpcOutcome = { message: Message; error?: undefined } | { message?: undefined; error: ConnectError };
 
 /** One of the 40 RPCs, bound to its resource and operation once at start-up. */
 export interface GrpcProcedure {
@@ -168,14 +169,13 @@ export function grpcProcedures(deps: {
   resources: ReadonlyMap<string, CompiledResource>;
   pipeline: ExchangePipeline;
   native: NativeGrpcClient | undefined;
-  /** an error that is a bug (INTERNAL), to be logged with the call's request id */
-  bug: (err: unknown, requestId: string) => void;
 }): ReadonlyMap<string, GrpcProcedure> {
   const door = grpcDoor(deps.native);
   const run =
     (method: DescMethodUnary, resource: CompiledResource, operation: Operation) =>
     async (request: Message, call: GrpcCallContext): Promise<GrpcOutcome> => {
-      const { requestId, headers: given } = call;
+      const { call: requestCall, headers: given } = call;
+      const { requestId } = requestCall;
       // the platform's SDK sends the token bare; v1 wants a bearer
       const authorization = callerAuthorization(header(given, 'authorization'), true);
       const headers = { ...given, authorization };
@@ -183,6 +183,7 @@ export function grpcProcedures(deps: {
       const { input, pageToken } = inputsOf(method, operation, json);
       const ex: Exchange<GrpcWire> = {
         protocol: 'grpc',
+        call: requestCall,
         resource,
         operation,
         input,
@@ -193,29 +194,23 @@ export function grpcProcedures(deps: {
         named: { method: method.name, path: `/${method.parent.typeName}` },
         restUrl: () => restUrlOf(resource, ex),
         wire: { method, message: request },
-        startedAt: performance.now(),
+        startedAt: requestCall.startedAt,
         side: 'translate',
         decision: undefined,
         shadow: undefined,
       };
       let outcome: GrpcOutcome | undefined;
-      await deps.pipeline.run(
-        ex,
-        door,
-        (result) => {
-          try {
-            if (result instanceof ApiError) outcome = { side: ex.side, error: grpcErrorOf(result, restPathOf(resource)) };
-            else if (result.side === 'native')
-              outcome = result.value.error ? { side: ex.side, error: result.value.error } : { side: ex.side, message: result.value.message };
-            else outcome = { side: ex.side, message: fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ) };
-          } catch (err) {
-            outcome = { side: ex.side, error: ConnectError.from(err) };
-          }
-          const code = outcome.error?.code ?? 0;
-          return { status: outcome.error ? httpStatusOf(code as GrpcCodeNumber) : 200, grpcCode: code };
-        },
-        (err) => deps.bug(err, requestId),
-      );
+      await deps.pipeline.run(ex, door, (result) => {
+        try {
+          if (result instanceof ApiError) outcome = { error: grpcErrorOf(result, restPathOf(resource)) };
+          else if (result.side === 'native') outcome = result.value.error ? { error: result.value.error } : { message: result.value.message };
+          else outcome = { message: fromJson(method.output, jsonValueOf(result.value) as JsonValue, JSON_READ) };
+        } catch (err) {
+          outcome = { error: ConnectError.from(err) };
+        }
+        const code = outcome.error?.code ?? 0;
+        return { status: outcome.error ? httpStatusOf(code as GrpcCodeNumber) : 200, grpcCode: code };
+      });
       // (run renders every result, a thrown error included, before it returns)
       return outcome as GrpcOutcome;
     };
@@ -234,17 +229,10 @@ export function grpcProcedures(deps: {
   return procedures;
 }
 
-/** A call a transport refused before it ran (its message too large, broken, or not whole in time), as the pipeline counts it. */
-export function refusedCall(procedure: GrpcProcedure, code: number, startedAt: number, requestId: string): RefusedAnswer {
-  return {
-    protocol: 'grpc',
-    resource: procedure.resource.mapping.resource,
-    operation: procedure.operation,
-    status: httpStatusOf(code as GrpcCodeNumber),
-    startedAt,
-    requestId,
-    read: procedure.operation === 'get' || procedure.operation === 'list',
-  };
+/** A call's resource and operation, known from its path before it runs (a call refused before it ran is counted with them). */
+export function namedCall(call: RequestCall, procedure: GrpcProcedure): void {
+  call.resource = procedure.resource.mapping.resource;
+  call.operation = procedure.operation;
 }
 
 /** The procedures as connect handlers (gRPC-Web, Connect, and gRPC the fast path leaves to connect). */
@@ -252,10 +240,8 @@ export function grpcRoutes(procedures: ReadonlyMap<string, GrpcProcedure>) {
   return (router: ConnectRouter) => {
     for (const procedure of procedures.values()) {
       router.rpc(procedure.method, (async (request: Message, hc: HandlerContext) => {
-        const requestId = hc.values.get(REQUEST_ID);
-        hc.responseHeader.set(REQUEST_ID_HEADER, requestId);
-        const outcome = await procedure.run(request, { requestId, headers: Object.fromEntries(hc.requestHeader), signal: hc.signal });
-        hc.responseHeader.set(BACKEND_HEADER, outcome.side);
+        const call = hc.values.get(CALL) as RequestCall;
+        const outcome = await procedure.run(request, { call, headers: Object.fromEntries(hc.requestHeader), signal: hc.signal });
         if (outcome.error) throw outcome.error;
         return outcome.message;
       }) as never);

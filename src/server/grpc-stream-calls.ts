@@ -4,13 +4,14 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { parseTimeout, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
 import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/error-registry.js';
-import { BACKEND_HEADER } from '../exchange/exchange.js';
+import type { AroundRequest } from '../exchange/around-request.js';
+import { answerHead, RequestCall } from '../exchange/request-call.js';
+import { requestIdOf } from '../exchange/request-id.js';
+import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
 import type { RequestLife } from '../upstream/request-life.js';
 import { dropUnread, type UnreadLimits } from './dual-protocol-server.js';
 import { COMPRESSED, ENVELOPE_HEAD, requestMessage } from './grpc-message-check.js';
-import type { GrpcOutcome, GrpcProcedure } from './grpc-routes.js';
-import type { RequestLine } from './one-line-request-log.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { type GrpcOutcome, type GrpcProcedure, namedCall } from './grpc-routes.js';
 
 // gRPC proper with binary messages; gRPC-Web, Connect, JSON and compressed calls stay with connect
 const PLAIN_GRPC = /^application\/grpc(\+proto)?\s*(;|$)/i;
@@ -27,10 +28,8 @@ export interface StreamCallDeps {
   unread: UnreadLimits;
   /** the stream's life, counted until it is answered (cancelled when its client resets it, stopped by the drain) */
   lifeOf: (stream: http2.ServerHttp2Stream) => RequestLife;
-  /** the call's log line */
-  logged: (line: RequestLine) => void;
-  /** a call answered before it ran (its message too large, broken, late): counted as every answer is */
-  refused: (procedure: GrpcProcedure, code: number, startedAt: number, requestId: string) => void;
+  /** what is written around every request: the call runs in it, ended once answered */
+  around: AroundRequest;
 }
 
 const protocolError = (message: string, code: Code) => new ConnectError(`protocol error: ${message}`, code);
@@ -62,14 +61,21 @@ export function grpcStreamCalls(deps: StreamCallDeps): (stream: http2.ServerHttp
     if (encoding !== undefined && encoding !== 'identity') return false;
     const procedure = deps.procedures.get(headers[':path'] ?? '');
     if (!procedure) return false;
-    serveCall(deps, procedure, stream, headers);
+    const call = new RequestCall('grpc', requestIdOf({ headers }));
+    namedCall(call, procedure);
+    deps.around.run(call, (c, end) => serveCall(deps, procedure, stream, headers, c, end));
     return true;
   };
 }
 
-function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
-  const startedAt = performance.now();
-  const requestId = requestIdOf({ headers });
+function serveCall(
+  deps: StreamCallDeps,
+  procedure: GrpcProcedure,
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  call: RequestCall,
+  end: () => void,
+): void {
   // (a closed stream no longer knows its session)
   const socket = stream.session?.socket;
   const life = deps.lifeOf(stream);
@@ -77,7 +83,6 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
   stream.on('error', () => undefined);
   let answered = false;
   let ended = false;
-  let ran = false;
   let timer: NodeJS.Timeout | undefined;
 
   const answer = (outcome: GrpcOutcome | ConnectError) => {
@@ -85,8 +90,6 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
     answered = true;
     clearTimeout(timer);
     let error = outcome instanceof ConnectError ? outcome : outcome.error;
-    // a call that ran was counted by the pipeline
-    if (outcome instanceof ConnectError && !ran) deps.refused(procedure, outcome.code, startedAt, requestId);
     let payload: Buffer | undefined;
     if (!error) {
       try {
@@ -96,13 +99,7 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
       }
     }
     if (!stream.destroyed && !stream.closed) {
-      const head: http2.OutgoingHttpHeaders = {
-        ':status': 200,
-        'content-type': 'application/grpc+proto',
-        [REQUEST_ID_HEADER]: requestId,
-        'x-content-type-options': 'nosniff',
-      };
-      if (!(outcome instanceof ConnectError)) head[BACKEND_HEADER] = outcome.side;
+      const head: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', ...answerHead(call) };
       const trailers = error ? Object.fromEntries(setTrailerStatus(new Headers(), error)) : OK_TRAILERS;
       try {
         stream.respond(head, { waitForTrailers: true });
@@ -116,17 +113,19 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
       // answered before the whole request came: the rest is read and dropped so the client can finish
       if (!ended) dropUnread(stream, () => ended, deps.unread);
     }
-    deps.logged({
-      id: requestId,
+    const code = error ? error.code : 0;
+    call.grpcCode = code;
+    call.status = httpStatusOf(code as GrpcCodeNumber);
+    call.source = {
       method: 'POST',
       url: headers[':path'] ?? '',
       host: headers[':authority'] ?? headers.host,
       remoteAddress: socket?.remoteAddress,
       remotePort: socket?.remotePort,
       statusCode: 200,
-      grpcStatus: error ? String(error.code) : '0',
-      responseTime: performance.now() - startedAt,
-    });
+      grpcStatus: String(code),
+    };
+    end();
   };
 
   // as connect: a grpc-timeout it cannot read is refused before the message is read
@@ -195,7 +194,6 @@ function serveCall(deps: StreamCallDeps, procedure: GrpcProcedure, stream: http2
           : protocolError('incomplete envelope', Code.InvalidArgument),
       );
     }
-    ran = true;
-    procedure.run(request, { requestId, headers, signal: life }).then(answer, (err: unknown) => answer(ConnectError.from(err)));
+    procedure.run(request, { call, headers, signal: life }).then(answer, (err: unknown) => answer(ConnectError.from(err)));
   });
 }

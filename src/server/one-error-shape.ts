@@ -3,7 +3,7 @@ import { apiError } from '../errors/error-registry.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import { toApiError } from '../errors/to-api-error.js';
 import { noRoute } from './no-route.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { REQUEST_ID_HEADER } from '../exchange/request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 
 /**
@@ -16,20 +16,16 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 }
 
 /**
- * What every answer of a listener carries, written once: its request id, `nosniff` (no answer of
- * this origin is read as anything but its declared type: backends' bodies pass through it), and
- * any error, an unknown path's included, in the one shape; a bug is logged with the request.
+ * Any error of a listener's routes, an unknown path's included, answered in the one shape; a bug
+ * is the request's failure, logged with its line.
  */
 export function answerInOneShape(app: FastifyInstance): void {
-  // a callback hook: no promise per request
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, req.id);
-    reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
   app.setErrorHandler((err, req, reply) => {
     const error = toApiError(err);
-    if (error.code === GrpcCode.INTERNAL) req.log.error({ err }, 'request failed');
+    if (error.code === GrpcCode.INTERNAL) {
+      if (req.call) req.call.failure ??= err;
+      else req.log.error({ err }, 'request failed');
+    }
     return sendError(reply, error);
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, noRoute(req)));

@@ -1,64 +1,58 @@
 import { hostname } from 'node:os';
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
+import type { LineSource, RequestCall } from '../exchange/request-call.js';
 
 const INFO = 30;
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
 
+/** Where error lines go: pino, with fastify's serializers and the redaction of credentials. */
+export interface ErrorLog {
+  error(fields: object, message: string): void;
+}
+
 /**
- * One log line per request, written when it is answered, with what fastify's two lines (incoming,
- * completed) held together: method and URL, status, time. A request answered without an error has
- * its line written here, straight to the log's stream, in pino's shape: it holds no header, so
- * there is nothing to redact, and no per-request logger is made for it. Errors go through pino.
+ * The one writer of request lines, whichever way a request came in: one line per request when it is
+ * answered (method and URL, status, a gRPC call's status, time), in the shape pino gives fastify's
+ * `{req, res, responseTime}`. A request answered without trouble has its line written by hand,
+ * straight to the log's stream: it holds no header, so there is nothing to redact, and no logger is
+ * made for it. A bug met on the way gets a line of its own first; a request whose transport failed
+ * gets its line at error level; both through pino.
  */
-export class OneLineRequestLog extends LogController {
+export class OneLineRequestLog {
   private readonly stream: DestinationStream | undefined;
   // what every line of this process starts with after its time (pino's base: pid and hostname)
   private readonly base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":`;
 
-  constructor(level = 'info', stream?: DestinationStream) {
-    super();
+  constructor(
+    level: string,
+    stream: DestinationStream | undefined,
+    private readonly errors: ErrorLog,
+  ) {
     this.stream = stream && (LEVELS[level] ?? INFO) <= INFO ? stream : undefined;
   }
 
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
-    if (!error && this.stream) {
-      this.stream.write(this.completedLine(request, reply));
+  readonly write = (call: RequestCall): void => {
+    if (call.failure !== undefined) this.errors.error({ reqId: call.requestId, err: call.failure }, 'request failed');
+    const source = call.source;
+    if (source === undefined) return;
+    const responseTime = performance.now() - call.startedAt;
+    if (call.broken) {
+      const req = {
+        method: source.method,
+        url: source.url,
+        headers: { 'accept-version': source.version },
+        host: source.host,
+        ip: source.remoteAddress,
+        socket: { remotePort: source.remotePort },
+      };
+      this.errors.error({ reqId: call.requestId, req, res: { statusCode: source.statusCode }, responseTime, err: call.broken }, 'request errored');
       return;
     }
-    const line =
-      request.rpcStatus === undefined
-        ? { req: request, res: reply, responseTime: reply.elapsedTime }
-        : { req: request, res: reply, grpcStatus: Number(request.rpcStatus), responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
-
-  /** The line of a request answered off fastify (the gRPC fast path), when info lines are written. */
-  completed(line: RequestLine): void {
-    this.stream?.write(this.lineOf(line));
-  }
-
-  private completedLine(request: FastifyRequest, reply: FastifyReply): string {
-    return this.lineOf({
-      id: request.id,
-      method: request.method,
-      url: request.url,
-      version: request.headers['accept-version'],
-      host: request.host,
-      remoteAddress: request.ip,
-      remotePort: request.socket?.remotePort,
-      statusCode: reply.statusCode,
-      grpcStatus: request.rpcStatus,
-      responseTime: reply.elapsedTime,
-    });
-  }
+    this.stream?.write(this.lineOf(call.requestId, source, responseTime));
+  };
 
   /** The line pino would write for `{req, res, responseTime}` with fastify's serializers, made by hand (undefined fields left out, as JSON does). */
-  private lineOf(line: RequestLine): string {
+  private lineOf(id: string, line: LineSource, responseTime: number): string {
     const req =
       `{"method":${quoted(line.method)},"url":${quoted(line.url)}` +
       field('version', line.version) +
@@ -67,23 +61,8 @@ export class OneLineRequestLog extends LogController {
       field('remotePort', line.remotePort) +
       '}';
     const grpc = line.grpcStatus === undefined ? '' : `,"grpcStatus":${Number(line.grpcStatus)}`;
-    return `{"level":30,"time":${Date.now()}${this.base}${quoted(line.id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"responseTime":${line.responseTime},"msg":"request completed"}\n`;
+    return `{"level":30,"time":${Date.now()}${this.base}${quoted(id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"responseTime":${responseTime},"msg":"request completed"}\n`;
   }
-}
-
-/** What one request's line says. */
-export interface RequestLine {
-  id: string;
-  method: string;
-  url: string;
-  version?: string | string[] | undefined;
-  host: string | undefined;
-  remoteAddress: string | undefined;
-  remotePort: number | undefined;
-  statusCode: number;
-  grpcStatus?: string | undefined;
-  /** milliseconds */
-  responseTime: number;
 }
 
 // printable ASCII without `"` and `\`: such a string is its own JSON text between quotes

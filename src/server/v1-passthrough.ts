@@ -1,17 +1,17 @@
 import type http from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { AroundRequest } from '../exchange/around-request.js';
+import { answerHead, RequestCall } from '../exchange/request-call.js';
 import { type Dispatcher, errors } from 'undici';
 import { renderError } from '../errors/render-error.js';
 import { ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
-import type { TracedRequest } from '../telemetry/traced-request.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { upstreamServer } from '../upstream/attempt-spans.js';
 import type { Abort, LegacyHandler, LifeOption } from '../upstream/backend-call.js';
 import { traceContextOf } from '../upstream/trace-context.js';
 import { transportError } from '../upstream/transport-error.js';
 import type { V1Origin } from '../upstream/v1-origin.js';
-import type { RequestLine } from './one-line-request-log.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../exchange/request-id.js';
 import { type ErrorReply, sendError } from './send-error.js';
 
 const BACKEND = 'the v1 backend';
@@ -54,8 +54,8 @@ function messageHeaders(headers: Record<string, string | string[] | undefined>):
  * the breaker; v1's last answer, 503 included, comes back as it is. One undici call per request,
  * nothing else: the passthrough is the path of every route a team has not migrated yet.
  */
-export async function registerV1Passthrough(app: FastifyInstance, deps: PassthroughDeps): Promise<void> {
-  const { v1, dispatcher, maxResponseBytes, counted } = deps;
+export async function registerV1Passthrough(app: FastifyInstance, deps: PassthroughDeps, opener: onRequestHookHandler): Promise<void> {
+  const { v1, dispatcher, maxResponseBytes } = deps;
   // Its own scope, where a body of any type is read whole (bounded by BODY_LIMIT) before it goes on:
   // a v1 that answers early (a 413/429 for a large body) and closes would otherwise break the
   // still-streaming upload (EPIPE) and its answer would be lost behind a 503.
@@ -63,10 +63,13 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     const passOn = async (req: FastifyRequest, reply: FastifyReply) => {
-      const startedAt = performance.now();
+      const call = req.call as RequestCall;
+      call.resource = 'v1';
+      call.operation = operationOf(req.method);
       const headers = messageHeaders(req.headers);
       headers[REQUEST_ID_HEADER] = req.id;
       const traced = passthroughSpans(deps, req.method, req.url, req.headers);
+      call.traced = traced?.traced;
       let answer: Dispatcher.ResponseData;
       try {
         answer = await dispatcher.request({
@@ -78,39 +81,34 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
         } as Dispatcher.RequestOptions);
       } catch (err) {
         upstreamFailure(reply as unknown as ErrorReply, err, maxResponseBytes);
-        counted(req.method, reply.statusCode, startedAt);
-        traced?.traced.end({ status: reply.statusCode });
         return reply;
       }
-      counted(req.method, answer.statusCode, startedAt);
-      traced?.traced.end({ status: answer.statusCode });
       // an answer cut short after it started cannot be turned into an error any more: the connection ends
       answer.body.on('error', () => reply.raw.destroy());
       return reply.code(answer.statusCode).headers(messageHeaders(answer.headers)).send(answer.body);
     };
     for (const prefix of V1_PREFIXES) {
-      scope.all(prefix, passOn);
-      scope.all(`${prefix}/*`, passOn);
+      scope.all(prefix, { onRequest: opener }, passOn);
+      scope.all(`${prefix}/*`, { onRequest: opener }, passOn);
     }
   });
 }
 
-/** A passed-on answer counted, as every answer is: its method, status and when its request came (performance.now()). */
-export type PassedOnCount = (method: string, status: number, startedAt: number) => void;
+/** A v1 request as it is counted: a read or a write. */
+const operationOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
 /** What passing v1 requests on needs, on either path. */
 export interface PassthroughDeps {
   v1: V1Origin;
   dispatcher: Dispatcher;
   maxResponseBytes: number;
-  counted: PassedOnCount;
   /** with tracing on: a server span per request, a client span per attempt at v1 */
   tracing?: Tracing | undefined;
 }
 
 export interface V1ReadsDeps extends PassthroughDeps {
-  /** the request's log line */
-  logged: (line: RequestLine) => void;
+  /** what is written around every request: the read runs in it, ended once answered */
+  around: AroundRequest;
 }
 
 /**
@@ -159,20 +157,33 @@ export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: htt
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || req.httpVersionMajor !== 1 || !underV1(url)) return false;
     const length = headers['content-length'];
     if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) return false;
-    passOn(deps, req, res, url, method);
+    const call = new RequestCall('v1', requestIdOf(req));
+    call.resource = 'v1';
+    call.operation = 'read';
+    deps.around.run(call, (c, end) => passOn(deps, req, res, url, method, c, end));
     return true;
   };
 }
 
-function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD'): void {
-  const id = requestIdOf(req);
+function passOn(
+  deps: V1ReadsDeps,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: string,
+  method: 'GET' | 'HEAD',
+  call: RequestCall,
+  end: () => void,
+): void {
   const sent = messageHeaders(req.headers);
-  sent[REQUEST_ID_HEADER] = id;
+  sent[REQUEST_ID_HEADER] = call.requestId;
   const traced = passthroughSpans(deps, method, url, req.headers);
   const opts: Dispatcher.DispatchOptions & LifeOption = { method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null };
-  if (traced) opts.spans = traced.spans;
+  if (traced) {
+    opts.spans = traced.spans;
+    call.traced = traced.traced;
+  }
   // a refusal (an open circuit) comes back as the read's onError, like every other failure
-  deps.dispatcher.dispatch(opts, new PassedOnRead(deps, req, res, url, method, id, traced?.traced));
+  deps.dispatcher.dispatch(opts, new PassedOnRead(deps, req, res, url, method, call, end));
 }
 
 /**
@@ -183,7 +194,6 @@ function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerRe
  * still retries it and holds the breaker (it only sees handler calls).
  */
 class PassedOnRead implements LegacyHandler {
-  private readonly startedAt = performance.now();
   private abort: Abort | undefined;
   private resume: (() => void) | undefined;
 
@@ -193,28 +203,26 @@ class PassedOnRead implements LegacyHandler {
     private readonly res: http.ServerResponse,
     private readonly url: string,
     private readonly method: 'GET' | 'HEAD',
-    private readonly id: string,
-    private readonly traced: TracedRequest | undefined,
+    private readonly call: RequestCall,
+    private readonly end: () => void,
   ) {
     res.once('close', this.closed);
   }
 
-  /** The line is written once the answer is out or the client is gone; a client gone first stops the read. */
+  /** The read ends once the answer is out or the client is gone; a client gone first stops it. */
   private readonly closed = (): void => {
-    const { req, res } = this;
+    const { req, res, call } = this;
     if (!res.writableFinished) this.abort?.(new errors.RequestAbortedError());
-    this.deps.counted(this.method, res.statusCode, this.startedAt);
-    this.traced?.end({ status: res.statusCode });
-    this.deps.logged({
-      id: this.id,
+    call.status = res.statusCode;
+    call.source = {
       method: this.method,
       url: this.url,
       host: req.headers.host,
       remoteAddress: req.socket.remoteAddress,
       remotePort: req.socket.remotePort,
       statusCode: res.statusCode,
-      responseTime: performance.now() - this.startedAt,
-    });
+    };
+    this.end();
   };
 
   private readonly drained = (): void => this.resume?.();
@@ -227,14 +235,16 @@ class PassedOnRead implements LegacyHandler {
   onHeaders(statusCode: number, raw: Buffer[], resume: () => void): boolean {
     this.resume = resume;
     // a body of the backend's is never sniffed into something else on this origin
-    const head: string[] = [REQUEST_ID_HEADER, this.id, 'x-content-type-options', 'nosniff'];
+    const given = answerHead(this.call);
+    const head: string[] = [];
+    for (const name in given) head.push(name, given[name] as string);
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = (raw[i] as Buffer).toString('latin1');
       const lower = name.toLowerCase();
       if (HOP_BY_HOP.has(lower) || lower === 'x-content-type-options') continue;
       const value = (raw[i + 1] as Buffer).toString('latin1');
       // v1's own request id, when it sends one, is the one the client sees (as on the routes)
-      if (lower === REQUEST_ID_HEADER) head[1] = value;
+      if (lower === REQUEST_ID_HEADER) head[head.indexOf(REQUEST_ID_HEADER) + 1] = value;
       else head.push(name, value);
     }
     this.res.writeHead(statusCode, head);
@@ -262,13 +272,6 @@ class PassedOnRead implements LegacyHandler {
     }
     const { status, body } = renderError(transportError(err, this.deps.maxResponseBytes, BACKEND), this.url);
     const text = JSON.stringify(body);
-    res
-      .writeHead(status, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(text),
-        'x-content-type-options': 'nosniff',
-        [REQUEST_ID_HEADER]: this.id,
-      })
-      .end(text);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...answerHead(this.call) }).end(text);
   }
 }

@@ -2,10 +2,9 @@ import { callerAuthorization } from '../auth/caller-identity.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { apiError, invalidFields } from '../errors/error-registry.js';
-import { httpStatusOf } from '../errors/grpc-codes.js';
 import { renderError } from '../errors/render-error.js';
-import { toApiError } from '../errors/to-api-error.js';
-import { BACKEND_HEADER, type Exchange } from '../exchange/exchange.js';
+import type { Exchange } from '../exchange/exchange.js';
+import type { RequestCall } from '../exchange/request-call.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
 import { JsonText, jsonTextOf } from '../json/json-text.js';
 import { receivedText } from '../json/received-text.js';
@@ -17,6 +16,7 @@ import type { Operation } from '../rollout/rollout-config.js';
 import { answerBody } from '../shadow/answer-body.js';
 import type { NativeAnswer, NativeV2Client } from '../upstream/native-v2-client.js';
 import { traceContextOf } from '../upstream/trace-context.js';
+import type { FastifyRequestCalls } from './fastify-request-calls.js';
 import type { Lifecycle } from './lifecycle.js';
 import { noRoute } from './no-route.js';
 
@@ -84,11 +84,12 @@ export function registerV2Routes(
   pipeline: ExchangePipeline,
   native: NativeV2Client | undefined,
   lifecycle: Lifecycle,
+  calls: FastifyRequestCalls,
 ): void {
   const door = restDoor(native);
 
-  /** The request as an exchange, or the registry's error the door answers on its own (counted as refused). */
-  const exchangeOf = (req: FastifyRequest, reply: FastifyReply, startedAt: number): Exchange<RestWire> => {
+  /** The request as an exchange, or the registry's error the door answers on its own (refused). */
+  const exchangeOf = (req: FastifyRequest, reply: FastifyReply, call: RequestCall): Exchange<RestWire> => {
     const route = table.match(req.url);
     if (!route) throw noRoute(req);
     const { resource } = route;
@@ -112,6 +113,7 @@ export function registerV2Routes(
     const path = req.url.split('?', 1)[0] as string;
     return {
       protocol: 'rest',
+      call,
       resource,
       operation,
       input: { uid, uidField: operation === 'create' ? 'parent' : 'uid', body: req.body, query },
@@ -127,77 +129,54 @@ export function registerV2Routes(
       named: { method: req.method, path },
       restUrl: () => req.url,
       wire: { method: req.method, url: req.url, body: req.body },
-      startedAt,
+      startedAt: call.startedAt,
       side: 'translate',
       decision: undefined,
       shadow: undefined,
     };
   };
 
-  // errors the handler counted already (the route's error handler counts the others: unreadable bodies)
-  const counted = new WeakSet<object>();
-  // every answer counts once: one made here, before there is an exchange, as refused
-  const refused = (req: FastifyRequest, err: unknown, startedAt: number) =>
-    pipeline.refused({
-      protocol: 'rest',
-      resource: table.match(req.url)?.resource.mapping.resource,
-      operation: OPERATION_OF[req.method] ?? 'unknown',
-      status: httpStatusOf(toApiError(err).code),
-      startedAt,
-      requestId: req.id,
-      read: req.method === 'GET',
-      url: req.url,
-    });
-
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const startedAt = performance.now();
-    let ex: Exchange<RestWire>;
-    try {
-      ex = exchangeOf(req, reply, startedAt);
-    } catch (err) {
-      refused(req, err, startedAt);
-      if (typeof err === 'object' && err !== null) counted.add(err);
-      throw err;
-    }
+    const ex = exchangeOf(req, reply, req.call as RequestCall);
     const path = ex.named.path;
-    try {
-      await pipeline.run(
-        ex,
-        door,
-        (result) => {
-          reply.header(BACKEND_HEADER, ex.side);
-          if (result instanceof ApiError) {
-            const rendered = renderError(result, path);
-            reply.status(rendered.status).type('application/json').send(rendered.body);
-            return { status: rendered.status };
-          }
-          if (result.side === 'native') {
-            reply.status(result.value.status);
-            if (result.value.contentType) reply.header('content-type', result.value.contentType);
-            reply.send(result.value.body);
-            return { status: result.value.status };
-          }
-          reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
-          return { status: 200 };
-        },
-        (err) => req.log.error({ err }, 'request failed'),
-      );
-    } catch (err) {
-      // what escapes the run (a render that threw) the run has counted
-      if (typeof err === 'object' && err !== null) counted.add(err);
-      throw err;
-    }
+    await pipeline.run(ex, door, (result) => {
+      if (result instanceof ApiError) {
+        const rendered = renderError(result, path);
+        reply.status(rendered.status).type('application/json').send(rendered.body);
+        return { status: rendered.status };
+      }
+      if (result.side === 'native') {
+        reply.status(result.value.status);
+        if (result.value.contentType) reply.header('content-type', result.value.contentType);
+        reply.send(result.value.body);
+        return { status: result.value.status };
+      }
+      reply.type('application/json; charset=utf-8').send(jsonTextOf(result.value));
+      return { status: 200 };
+    });
     return reply;
   };
 
-  // an answer made before the handler ran (a body fastify could not parse) was translated too
-  const errorHandler = (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    reply.header(BACKEND_HEADER, 'translate');
-    // counted here unless the handler counted it (an exchange's errors are answers, never thrown)
-    if (!counted.has(err)) refused(req, err, performance.now() - reply.elapsedTime);
+  // an answer made before there was an exchange (an unknown path or method, a body fastify could
+  // not parse) is counted as refused: with its resource and operation when the path names them
+  const errorHandler = (err: FastifyError, req: FastifyRequest) => {
+    const call = req.call;
+    if (call && !call.exchanged) {
+      call.resource = table.match(req.url)?.resource.mapping.resource ?? 'unknown';
+      call.operation = OPERATION_OF[req.method] ?? 'unknown';
+      if (req.method === 'GET') call.readUrl = () => req.url;
+    }
     throw err;
   };
+  const onRequest = calls.opener('rest');
   for (const prefix of table.prefixes) {
-    app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], url: `${prefix}/*`, exposeHeadRoute: false, handler, errorHandler });
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+      url: `${prefix}/*`,
+      exposeHeadRoute: false,
+      onRequest,
+      handler,
+      errorHandler,
+    });
   }
 }

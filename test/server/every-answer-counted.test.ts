@@ -3,6 +3,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { call } from '../support/emulator-harness.js';
+import { requestsCounted } from '../support/requests-counted.js';
 import { A_TEAM, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
@@ -10,18 +11,6 @@ import { frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
 const ADMIN = 'admin-token-for-counting-answers';
 const PATH = '/chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const getGroup = (extra: Record<string, string> = {}) => grpcHeaders(PATH, TOKENS.alice, extra);
-
-/** The v2proxy_requests_total series whose labels include all of `labels`, summed. */
-function counted(metrics: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of metrics.split('\n')) {
-    const m = /^v2proxy_requests_total\{([^}]*)\} (\d+)$/.exec(line);
-    if (!m) continue;
-    const have = Object.fromEntries([...(m[1] as string).matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) sum += Number(m[2]);
-  }
-  return sum;
-}
 
 // Every answer is counted once with its protocol, those a door gives before the pipeline runs
 // (decision "refused") as much as the pipeline's own.
@@ -44,7 +33,7 @@ describe('every answer counts, refused ones included', () => {
     });
     expect([unknown.status, wrong.status, unreadable.status]).toEqual([404, 501, 400]);
     const after = await metrics();
-    const delta = (labels: Record<string, string>) => counted(after, labels) - counted(before, labels);
+    const delta = (labels: Record<string, string>) => requestsCounted(after, labels) - requestsCounted(before, labels);
     expect(delta({ protocol: 'rest', resource: 'unknown', status: '404', decision: 'refused' })).toBe(1);
     expect(delta({ protocol: 'rest', resource: 'groups', operation: 'unknown', status: '501', decision: 'refused' })).toBe(1);
     expect(delta({ protocol: 'rest', resource: 'groups', operation: 'update', status: '400', decision: 'refused' })).toBe(1);
@@ -70,7 +59,7 @@ describe('every answer counts, refused ones included', () => {
       session.destroy();
     }
     const after = await metrics();
-    const delta = (labels: Record<string, string>) => counted(after, labels) - counted(before, labels);
+    const delta = (labels: Record<string, string>) => requestsCounted(after, labels) - requestsCounted(before, labels);
     expect(delta({ protocol: 'grpc', resource: 'groups', operation: 'get', decision: 'refused' })).toBe(4);
     expect(delta({ protocol: 'grpc', resource: 'groups', operation: 'get' })).toBe(5);
   });
@@ -86,7 +75,7 @@ describe('every answer counts, refused ones included', () => {
     expect(read.status).toBe(200);
     expect(refusedWrite.status).toBeGreaterThanOrEqual(400);
     const after = await metrics();
-    const delta = (labels: Record<string, string>) => counted(after, labels) - counted(before, labels);
+    const delta = (labels: Record<string, string>) => requestsCounted(after, labels) - requestsCounted(before, labels);
     expect(delta({ protocol: 'v1', operation: 'read', status: '200', decision: 'passthrough' })).toBe(1);
     expect(delta({ protocol: 'v1', operation: 'write', status: String(refusedWrite.status), decision: 'passthrough' })).toBe(1);
   });

@@ -1,11 +1,30 @@
 import { PassThrough } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { AroundRequest, logged } from '../../src/exchange/around-request.js';
+import { FastifyRequestCalls } from '../../src/server/fastify-request-calls.js';
 import { lazyChildLogger } from '../../src/server/lazy-child-logger.js';
 import { loggerOptions } from '../../src/server/logger-options.js';
 import { OneLineRequestLog } from '../../src/server/one-line-request-log.js';
 
-/** An app whose request lines go to memory: written by hand (`direct`), or by pino as fastify would. */
+/** The line pino writes, with fastify's serializers, for a request's `{req, res, responseTime}`: what the hand-made line must equal. */
+class PinoLine extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+/** An app whose request lines the lifecycle writes, as the proxy's are. */
+function lifecycleApp(level: string, out: PassThrough) {
+  const calls = new FastifyRequestCalls();
+  const app = Fastify({ logger: loggerOptions(level, out), logController: calls, childLoggerFactory: lazyChildLogger });
+  calls.serve(app);
+  calls.runIn(new AroundRequest([logged(new OneLineRequestLog(level, out, app.log).write)]));
+  return app;
+}
+
+/** An app whose request lines go to memory: written by the lifecycle (`direct`), or by pino. */
 function appWith(direct: boolean) {
   const out = new PassThrough();
   const lines: Record<string, unknown>[] = [];
@@ -18,11 +37,7 @@ function appWith(direct: boolean) {
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     ),
   );
-  const app = Fastify({
-    logger: loggerOptions('info', out),
-    logController: direct ? new OneLineRequestLog('info', out) : new OneLineRequestLog(),
-    ...(direct ? { childLoggerFactory: lazyChildLogger } : {}),
-  });
+  const app = direct ? lifecycleApp('info', out) : Fastify({ logger: loggerOptions('info', out), logController: new PinoLine() });
   app.get('/*', async (req) => {
     if (req.headers['x-warn']) req.log.warn('asked to warn');
     return { ok: true };
@@ -61,7 +76,7 @@ describe('the request log line', () => {
     out.on('data', (d: Buffer) => {
       text += d.toString();
     });
-    const app = Fastify({ logger: loggerOptions('warn', out), logController: new OneLineRequestLog('warn', out), childLoggerFactory: lazyChildLogger });
+    const app = lifecycleApp('warn', out);
     app.get('/', async () => ({}));
     await app.inject({ method: 'GET', url: '/' });
     expect(text).toBe('');

@@ -1,0 +1,109 @@
+import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
+import type { RecordFile } from '../shadow/record-file.js';
+import type { RequestCall } from './request-call.js';
+
+/**
+ * A request's work, as its door runs it: it calls `end` once, when the answer is out (or the client
+ * is gone). Doors answer on transport events (a stream's close, undici's handler calls, fastify's
+ * completion), so the end is a callback, not a promise: what is written around the request happens
+ * in the same turn as that event, and the v1 fast path makes no promise per request.
+ */
+export type Work = (call: RequestCall, end: () => void) => void;
+
+/**
+ * What is written around every request, once for all ways in (connect-es's interceptor shape,
+ * `next => call => …`): its own part before `next`, and its after-part in the `end` it hands on,
+ * in a `finally` so that one failing never keeps the others from running.
+ */
+export type Interceptor = (next: Work) => Work;
+
+/** An interceptor whose whole part comes after the answer. */
+export function afterAnswer(after: (call: RequestCall) => void): Interceptor {
+  return (next) => (call, end) =>
+    next(call, () => {
+      try {
+        after(call);
+      } finally {
+        end();
+      }
+    });
+}
+
+/** The log line (and a bug's line before it), when the request's logging is on. */
+export const logged = (write: (call: RequestCall) => void): Interceptor => afterAnswer(write);
+
+/** Its server span ends with its status, the side that answered and why. */
+export const traced: Interceptor = afterAnswer((call) => {
+  call.traced?.end({
+    status: call.status,
+    grpcCode: call.grpcCode,
+    attributes: call.exchanged
+      ? { 'v2proxy.side': call.side, 'v2proxy.decision': call.decision?.why ?? 'no-rollout', 'v2proxy.resource': call.resource }
+      : undefined,
+  });
+});
+
+const seconds = (call: RequestCall) => (performance.now() - call.startedAt) / 1000;
+
+/** Every answer of a counted way, refused ones included, counted once with its protocol. */
+export const counted = (metrics: ProxyMetrics): Interceptor =>
+  afterAnswer((call) => {
+    if (call.way === undefined) return;
+    metrics.served(call.way, call.resource, call.operation, call.side as string, call.status, seconds(call), call.rule);
+  });
+
+/** An answer the pipeline made feeds the rollout's analysis (errors, latency) of its route. */
+export const fed = (rollout: RolloutTraffic): Interceptor =>
+  afterAnswer((call) => {
+    if (call.exchanged) rollout.answered(call.decision, call.side === 'native' ? 'native' : 'translate', call.status >= 500, seconds(call));
+  });
+
+/** A v2 read, as the record file keeps it (a read an operator forced to a side is marked: it is nobody's evidence). */
+export const recorded = (record: RecordFile, now: () => number): Interceptor =>
+  afterAnswer((call) => {
+    if (call.readUrl === undefined || (call.way !== 'rest' && call.way !== 'grpc')) return;
+    record.record({
+      time: new Date(now()).toISOString(),
+      method: 'GET',
+      url: call.readUrl(),
+      status: call.status,
+      requestId: call.requestId,
+      protocol: call.way,
+      ...(call.rule === 'override' ? { decision: 'override' as const } : {}),
+    });
+  });
+
+/**
+ * The interceptors composed once, outermost first, around each request's work: `run` starts the
+ * work and sees that the after-parts run once, whether the work ends, throws, or ends twice.
+ */
+export class AroundRequest {
+  private readonly chain: Work;
+
+  constructor(interceptors: readonly Interceptor[]) {
+    this.chain = interceptors.reduceRight<Work>((next, interceptor) => interceptor(next), inner);
+  }
+
+  run(call: RequestCall, work: Work): void {
+    call.work = work;
+    this.chain(call, done);
+  }
+}
+
+function done(): void {}
+
+/** The door's work, its end made once-only, a throw turned into a bug of the request's. */
+function inner(call: RequestCall, end: () => void): void {
+  call.end = () => {
+    if (call.ended) return;
+    call.ended = true;
+    end();
+  };
+  try {
+    (call.work as Work)(call, call.end);
+  } catch (err) {
+    call.failure ??= err;
+    call.end();
+  }
+}

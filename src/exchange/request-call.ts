@@ -1,0 +1,94 @@
+import type { Decision } from '../rollout/decide-backend.js';
+import type { TracedRequest } from '../telemetry/traced-request.js';
+import type { Work } from './around-request.js';
+import { BACKEND_HEADER, type Protocol, type Side } from './exchange.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+
+/** The way a request came in that is counted: a v2 door (REST, gRPC) or the v1 passthrough. */
+export type Way = Protocol | 'v1';
+
+/** What a request's log line says of it, given by its door when it is answered. */
+export interface LineSource {
+  method: string;
+  url: string;
+  version?: string | string[] | undefined;
+  host: string | undefined;
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+  /** the status on the wire (a gRPC call's is 200) */
+  statusCode: number;
+  grpcStatus?: string | undefined;
+}
+
+/**
+ * One request, whichever way it came in: the one value its door, the pipeline and what is written
+ * around the work (`around-request.ts`) share. The door opens it; the door and the pipeline fill
+ * in what they learn (the route, the side and why, the status); the interceptors read it once the
+ * answer is out. A request of no counted way (admin, health, token exchange) is only logged.
+ */
+export class RequestCall {
+  /** the way it came in: none for a request that is only logged */
+  way: Way | undefined = undefined;
+  /** the resource and operation, once the door has read them */
+  resource = 'unknown';
+  operation = 'unknown';
+  /**
+   * the side that answered (a v2 request is the translation's until the rollout sends it native), and
+   * why it went there: `refused` until the pipeline runs it (the door answered on its own)
+   */
+  side: Side | 'v1' | undefined = undefined;
+  rule = 'refused';
+  decision: Decision | undefined = undefined;
+  /** the pipeline ran it: its answer feeds the rollout's analysis */
+  exchanged = false;
+  /** the HTTP status counted (a gRPC call's: the one its code stands for) */
+  status = 500;
+  grpcCode: number | undefined = undefined;
+  /** a read in its REST form, when the record file may keep it */
+  readUrl: (() => string) | undefined = undefined;
+  /** its server span, when traced */
+  traced: TracedRequest | undefined = undefined;
+  /** a bug met on the way (answered INTERNAL): logged with the request */
+  failure: unknown = undefined;
+  /** the transport failed under the answer */
+  broken: Error | undefined = undefined;
+  /** its answer has its status: a client gone now or later ends it */
+  rendered = false;
+  /** what its log line says; none: no line (logging is off for it) */
+  source: LineSource | undefined = undefined;
+  /** its door's work, and the end of it (once): set by `around-request.ts` */
+  work: Work | undefined = undefined;
+  end: () => void = noop;
+  ended = false;
+
+  constructor(
+    way: Way | undefined,
+    readonly requestId: string,
+    /** when it came (performance.now()) */
+    readonly startedAt = performance.now(),
+  ) {
+    if (way) this.countAs(way);
+  }
+
+  /** The way it came in, once known (a fastify route says it after the request was opened). */
+  countAs(way: Way): void {
+    this.way = way;
+    this.side = way === 'v1' ? 'v1' : 'translate';
+    this.rule = way === 'v1' ? 'passthrough' : 'refused';
+  }
+}
+
+function noop(): void {}
+
+const NOSNIFF = 'nosniff';
+
+/**
+ * The headers every answer carries, written by each door its own way: the request id, `nosniff`
+ * (no answer of this origin is read as anything but its declared type: backends' bodies pass
+ * through it), and for a v2 request the side that served it.
+ */
+export function answerHead(call: RequestCall): Record<string, string> {
+  const head: Record<string, string> = { [REQUEST_ID_HEADER]: call.requestId, 'x-content-type-options': NOSNIFF };
+  if (call.way === 'rest' || call.way === 'grpc') head[BACKEND_HEADER] = call.side as string;
+  return head;
+}
