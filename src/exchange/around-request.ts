@@ -4,30 +4,26 @@ import type { RecordFile } from '../shadow/record-file.js';
 import type { RequestCall } from './request-call.js';
 
 /**
- * A request's work, as its door runs it: it calls `end` once, when the answer is out (or the client
- * is gone). Doors answer on transport events (a stream's close, undici's handler calls, fastify's
- * completion), so the end is a callback, not a promise: what is written around the request happens
- * in the same turn as that event, and the v1 fast path makes no promise per request.
+ * A request's work, as its door runs it: it calls `call.end()` once the answer is out (or the
+ * client is gone). Doors answer on transport events (a stream's close, undici's handler calls,
+ * fastify's completion), so the end is a call, not a promise: what is written around the request
+ * happens in the same turn as that event, and no promise or closure is made for it per request.
  */
-export type Work = (call: RequestCall, end: () => void) => void;
+export type Work = (call: RequestCall) => void;
 
 /**
  * What is written around every request, once for all ways in (connect-es's interceptor shape,
- * `next => call => …`): its own part before `next`, and its after-part in the `end` it hands on,
- * in a `finally` so that one failing never keeps the others from running.
+ * `next => call => …`): its own part before `next`, and its after-part handed to the call
+ * (`call.onEnd`), run when the request ends, innermost first, each whatever the others did.
  */
 export type Interceptor = (next: Work) => Work;
 
 /** An interceptor whose whole part comes after the answer. */
 export function afterAnswer(after: (call: RequestCall) => void): Interceptor {
-  return (next) => (call, end) =>
-    next(call, () => {
-      try {
-        after(call);
-      } finally {
-        end();
-      }
-    });
+  return (next) => (call) => {
+    call.onEnd(after);
+    next(call);
+  };
 }
 
 /** The log line (and a bug's line before it), when the request's logging is on. */
@@ -76,34 +72,26 @@ export const recorded = (record: RecordFile, now: () => number): Interceptor =>
 
 /**
  * The interceptors composed once, outermost first, around each request's work: `run` starts the
- * work and sees that the after-parts run once, whether the work ends, throws, or ends twice.
+ * work; a throw from it is the request's failure and ends it.
  */
 export class AroundRequest {
-  private readonly chain: Work;
+  private readonly chain: (call: RequestCall, work: Work) => void;
 
   constructor(interceptors: readonly Interceptor[]) {
-    this.chain = interceptors.reduceRight<Work>((next, interceptor) => interceptor(next), inner);
+    const inner: Work = (call) => (call.work as Work)(call);
+    const composed = interceptors.reduceRight<Work>((next, interceptor) => interceptor(next), inner);
+    this.chain = (call, work) => {
+      call.work = work;
+      try {
+        composed(call);
+      } catch (err) {
+        call.failure ??= err;
+        call.end();
+      }
+    };
   }
 
   run(call: RequestCall, work: Work): void {
-    call.work = work;
-    this.chain(call, done);
-  }
-}
-
-function done(): void {}
-
-/** The door's work, its end made once-only, a throw turned into a bug of the request's. */
-function inner(call: RequestCall, end: () => void): void {
-  call.end = () => {
-    if (call.ended) return;
-    call.ended = true;
-    end();
-  };
-  try {
-    (call.work as Work)(call, call.end);
-  } catch (err) {
-    call.failure ??= err;
-    call.end();
+    this.chain(call, work);
   }
 }

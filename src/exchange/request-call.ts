@@ -56,10 +56,10 @@ export class RequestCall {
   rendered = false;
   /** what its log line says; none: no line (logging is off for it) */
   source: LineSource | undefined = undefined;
-  /** its door's work, and the end of it (once): set by `around-request.ts` */
+  /** its door's work (set by `around-request.ts`), and what runs when it ends */
   work: Work | undefined = undefined;
-  end: () => void = noop;
   ended = false;
+  private readonly afterParts: ((call: RequestCall) => void)[] = [];
 
   constructor(
     way: Way | undefined,
@@ -70,6 +70,28 @@ export class RequestCall {
     if (way) this.countAs(way);
   }
 
+  /** An after-part of what is written around it, run when it ends. */
+  onEnd(after: (call: RequestCall) => void): void {
+    this.afterParts.push(after);
+  }
+
+  /**
+   * The answer is out, or the client is gone: the after-parts run, once, innermost first, each
+   * whatever the others did (one that throws is the request's failure, which the log line shows).
+   */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const parts = this.afterParts;
+    for (let i = parts.length - 1; i >= 0; i -= 1) {
+      try {
+        (parts[i] as (call: RequestCall) => void)(this);
+      } catch (err) {
+        this.failure ??= err;
+      }
+    }
+  }
+
   /** The way it came in, once known (a fastify route says it after the request was opened). */
   countAs(way: Way): void {
     this.way = way;
@@ -77,8 +99,6 @@ export class RequestCall {
     this.rule = way === 'v1' ? 'passthrough' : 'refused';
   }
 }
-
-function noop(): void {}
 
 const NOSNIFF = 'nosniff';
 

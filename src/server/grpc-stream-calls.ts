@@ -63,7 +63,7 @@ export function grpcStreamCalls(deps: StreamCallDeps): (stream: http2.ServerHttp
     if (!procedure) return false;
     const call = new RequestCall('grpc', requestIdOf({ headers }));
     namedCall(call, procedure);
-    deps.around.run(call, (c, end) => serveCall(deps, procedure, stream, headers, c, end));
+    deps.around.run(call, (c) => serveCall(deps, procedure, stream, headers, c));
     return true;
   };
 }
@@ -74,7 +74,6 @@ function serveCall(
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
   call: RequestCall,
-  end: () => void,
 ): void {
   // (a closed stream no longer knows its session)
   const socket = stream.session?.socket;
@@ -125,7 +124,7 @@ function serveCall(
       statusCode: 200,
       grpcStatus: String(code),
     };
-    end();
+    call.end();
   };
 
   // as connect: a grpc-timeout it cannot read is refused before the message is read

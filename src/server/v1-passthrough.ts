@@ -160,20 +160,12 @@ export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: htt
     const call = new RequestCall('v1', requestIdOf(req));
     call.resource = 'v1';
     call.operation = 'read';
-    deps.around.run(call, (c, end) => passOn(deps, req, res, url, method, c, end));
+    deps.around.run(call, (c) => passOn(deps, req, res, url, method, c));
     return true;
   };
 }
 
-function passOn(
-  deps: V1ReadsDeps,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  url: string,
-  method: 'GET' | 'HEAD',
-  call: RequestCall,
-  end: () => void,
-): void {
+function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD', call: RequestCall): void {
   const sent = messageHeaders(req.headers);
   sent[REQUEST_ID_HEADER] = call.requestId;
   const traced = passthroughSpans(deps, method, url, req.headers);
@@ -183,7 +175,7 @@ function passOn(
     call.traced = traced.traced;
   }
   // a refusal (an open circuit) comes back as the read's onError, like every other failure
-  deps.dispatcher.dispatch(opts, new PassedOnRead(deps, req, res, url, method, call, end));
+  deps.dispatcher.dispatch(opts, new PassedOnRead(deps, req, res, url, method, call));
 }
 
 /**
@@ -204,7 +196,6 @@ class PassedOnRead implements LegacyHandler {
     private readonly url: string,
     private readonly method: 'GET' | 'HEAD',
     private readonly call: RequestCall,
-    private readonly end: () => void,
   ) {
     res.once('close', this.closed);
   }
@@ -222,7 +213,7 @@ class PassedOnRead implements LegacyHandler {
       remotePort: req.socket.remotePort,
       statusCode: res.statusCode,
     };
-    this.end();
+    call.end();
   };
 
   private readonly drained = (): void => this.resume?.();

@@ -122,9 +122,9 @@ describe('what is written around a request', () => {
     const seen: string[] = [];
     const around = new AroundRequest([noting(seen, 'outer'), noting(seen, 'inner')]);
     const request = new RequestCall('rest', 'r1');
-    around.run(request, (_call, end) => {
-      end();
-      end();
+    around.run(request, (call) => {
+      call.end();
+      call.end();
     });
     expect(seen).toEqual(['inner', 'outer']);
     expect(request.ended).toBe(true);
@@ -140,22 +140,20 @@ describe('what is written around a request', () => {
     expect((request.failure as Error).message).toBe('a door that broke');
   });
 
-  it('an after-part that throws keeps none of the others from running', () => {
+  it('an after-part that throws keeps none of the others from running, and is the failure the log line shows', () => {
     const seen: string[] = [];
     const request = new RequestCall('v1', 'r3');
-    new AroundRequest([noting(seen, 'outer'), throwing, noting(seen, 'inner')]).run(request, (_call, end) => end());
+    new AroundRequest([noting(seen, 'outer'), throwing, noting(seen, 'inner')]).run(request, (call) => call.end());
     expect(seen).toEqual(['inner', 'outer']);
+    expect((request.failure as Error).message).toBe('an after-part that fails');
   });
 
   it('the work ending later (a transport event) runs the after-parts then, not before', () => {
     const seen: string[] = [];
     const request = new RequestCall('rest', 'r4');
-    let finish = () => {};
-    new AroundRequest([noting(seen, 'counted')]).run(request, (_call, end) => {
-      finish = end;
-    });
+    new AroundRequest([noting(seen, 'counted')]).run(request, () => undefined);
     expect(seen).toEqual([]);
-    finish();
+    request.end();
     expect(seen).toEqual(['counted']);
   });
 });
