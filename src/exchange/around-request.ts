@@ -34,9 +34,7 @@ export const traced: Interceptor = afterAnswer((call) => {
   call.traced?.end({
     status: call.status,
     grpcCode: call.grpcCode,
-    attributes: call.exchanged
-      ? { 'v2proxy.side': call.side, 'v2proxy.decision': call.decision?.why ?? 'no-rollout', 'v2proxy.resource': call.resource }
-      : undefined,
+    attributes: call.exchanged ? { 'v2proxy.side': call.side, 'v2proxy.decision': call.rule, 'v2proxy.resource': call.resource } : undefined,
   });
 });
 
@@ -75,23 +73,22 @@ export const recorded = (record: RecordFile, now: () => number): Interceptor =>
  * work; a throw from it is the request's failure and ends it.
  */
 export class AroundRequest {
-  private readonly chain: (call: RequestCall, work: Work) => void;
+  private readonly chain: Work;
 
   constructor(interceptors: readonly Interceptor[]) {
-    const inner: Work = (call) => (call.work as Work)(call);
-    const composed = interceptors.reduceRight<Work>((next, interceptor) => interceptor(next), inner);
-    this.chain = (call, work) => {
-      call.work = work;
-      try {
-        composed(call);
-      } catch (err) {
-        call.failure ??= err;
-        call.end();
-      }
-    };
+    this.chain = interceptors.reduceRight<Work>(
+      (next, interceptor) => interceptor(next),
+      (call) => (call.work as Work)(call),
+    );
   }
 
   run(call: RequestCall, work: Work): void {
-    this.chain(call, work);
+    call.work = work;
+    try {
+      this.chain(call);
+    } catch (err) {
+      call.failure ??= err;
+      call.end();
+    }
   }
 }

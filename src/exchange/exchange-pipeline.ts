@@ -105,7 +105,6 @@ export class ExchangePipeline {
     this.gate.enter();
     const { call } = ex;
     call.exchanged = true;
-    call.rule = 'no-rollout';
     call.resource = ex.resource.mapping.resource;
     call.operation = ex.operation;
     if (ex.operation === 'get' || ex.operation === 'list') call.readUrl = once(ex.restUrl);
@@ -146,7 +145,6 @@ export class ExchangePipeline {
     const { call } = ex;
     call.decision = decision;
     call.side = ex.side;
-    call.rule = decision.why;
     this.planShadow(ex, token !== undefined);
     if (ex.side === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
     let answer: N;

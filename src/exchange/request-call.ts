@@ -32,12 +32,8 @@ export class RequestCall {
   /** the resource and operation, once the door has read them */
   resource = 'unknown';
   operation = 'unknown';
-  /**
-   * the side that answered (a v2 request is the translation's until the rollout sends it native), and
-   * why it went there: `refused` until the pipeline runs it (the door answered on its own)
-   */
+  /** the side that answered: a v2 request is the translation's until the rollout sends it native */
   side: Side | 'v1' | undefined = undefined;
-  rule = 'refused';
   decision: Decision | undefined = undefined;
   /** the pipeline ran it: its answer feeds the rollout's analysis */
   exchanged = false;
@@ -96,7 +92,13 @@ export class RequestCall {
   countAs(way: Way): void {
     this.way = way;
     this.side = way === 'v1' ? 'v1' : 'translate';
-    this.rule = way === 'v1' ? 'passthrough' : 'refused';
+  }
+
+  /** Why it went where it went: the rollout's rule, or how it was answered without one. */
+  get rule(): string {
+    if (this.decision) return this.decision.why;
+    if (this.exchanged) return 'no-rollout';
+    return this.way === 'v1' ? 'passthrough' : 'refused';
   }
 }
 
