@@ -22,6 +22,8 @@ export interface EmulatorOptions {
   /** this emulator's own URL: the issuer of the tokens it mints and the audience its API accepts */
   publicUrl: () => string;
   now?: () => number;
+  /** the chance a fault rule's `rate` is drawn with (tests give a seeded one) */
+  random?: () => number;
   logger?: FastifyServerOptions['logger'];
   bodyLimit?: number;
   /** also build the native v2beta1 surface (its own app, for its own port); default true */
@@ -53,7 +55,7 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
     // a fault rule may hold requests forever; closing ends them
     forceCloseConnections: true,
   });
-  const faults = new FaultRules();
+  const faults = new FaultRules(opts.random);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const params: Record<string, string | string[]> = {};

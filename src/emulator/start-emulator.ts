@@ -22,6 +22,8 @@ export interface EmulatorSettings {
   v2?: boolean;
   /** port of the native v2 surface (0 = a free port) */
   v2Port?: number;
+  /** what a fault rule's `rate` is drawn with (tests give a seeded one; default Math.random) */
+  random?: () => number;
 }
 
 export interface RunningEmulator {
@@ -49,6 +51,7 @@ export async function startEmulator(settings: EmulatorSettings): Promise<Running
     trustedIssuers: settings.trustedIssuers,
     publicUrl: () => url,
     now,
+    ...(settings.random ? { random: settings.random } : {}),
     v2: settings.v2 !== false,
     ...(settings.logger === undefined ? {} : { logger: settings.logger }),
   });

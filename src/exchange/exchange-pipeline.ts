@@ -195,7 +195,7 @@ export class ExchangePipeline {
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: planned.noise,
       call: (side) => this.readFrom(ex, door, side),
-      compared: (reported) => this.deps.rollout.compared(decision, reported),
+      compared: (outcome) => this.deps.rollout.compared(decision, outcome),
     });
   }
 

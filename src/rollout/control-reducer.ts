@@ -9,11 +9,11 @@ import {
   sameOperations,
 } from './control-document.js';
 import { type AnalysisConfig, DEFAULT_ANALYSIS, durationMs, type RolloutConfig, type RolloutRoute } from './rollout-config.js';
+import { tallyOf } from './interval-tally.js';
 import {
   afterInterval,
   commandProgress,
   fitToSchedule,
-  type IntervalResult,
   intervalView,
   type ProgressAction,
   type ProgressEvent,
@@ -34,7 +34,7 @@ export type ControlEvent =
   /** a progressive route that has no state yet starts at its first step */
   | { type: 'progress-start'; key: string }
   /** an interval of a route's step, judged on the fleet's counts */
-  | { type: 'interval'; key: string; stage: number; result: IntervalResult }
+  | { type: 'interval'; key: string; stage: number; index: number; endedAt: number; counts: Record<string, number> }
   /** an operator's command on a progressive route (its operations in any order) */
   | { type: 'route-command'; resource: string; operations: readonly string[]; action: ProgressAction; actor: Actor; reason: string }
   | { type: 'diff-reset'; actor: Actor; reason: string };
@@ -55,7 +55,7 @@ export type Reduced =
 
 /** A progressive route's schedule, from its entry in the file. */
 export function scheduleOfRoute(route: RolloutRoute): Schedule | undefined {
-  return route.steps ? scheduleOf(route.steps, route.analysis ?? (DEFAULT_ANALYSIS as AnalysisConfig), route.shadow) : undefined;
+  return route.steps ? scheduleOf(route.steps, route.analysis ?? (DEFAULT_ANALYSIS as AnalysisConfig), route.shadow, route.noise) : undefined;
 }
 
 function progressView(p: RouteProgress | undefined, schedule: Schedule): Record<string, unknown> {
@@ -66,7 +66,8 @@ function progressView(p: RouteProgress | undefined, schedule: Schedule): Record<
 function actionOf(e: ProgressEvent): string {
   if (e.to.state === 'aborted') return 'route.abort';
   if (e.to.step !== e.from.step) return 'route.promote';
-  if (e.to.state === 'paused') return 'route.pause';
+  // the analysis holds a step only while it waits for a verdict (an operator's pause is a command)
+  if (e.to.state === 'paused') return 'route.wait';
   return 'route.resume';
 }
 
@@ -180,8 +181,8 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
       if (!schedule || !stored) return { kind: 'unchanged' };
       const p = fitToSchedule(schedule, stored, ctx.now);
       // judged once: an interval of another stage, or one judged already, changes nothing
-      if (p.stage !== event.stage || event.result.index <= p.evaluated) return { kind: 'unchanged' };
-      const next = afterInterval(schedule, p, event.result, ctx.now);
+      if (p.stage !== event.stage || event.index <= p.evaluated) return { kind: 'unchanged' };
+      const next = afterInterval(schedule, p, { index: event.index, endedAt: event.endedAt }, tallyOf(event.counts), ctx.now);
       const records = next.events.map((e) =>
         audit('analysis', actionOf(e), event.key, {
           before: progressView({ ...p, state: e.from.state, step: e.from.step }, schedule),

@@ -1,3 +1,5 @@
+import type { Bucket } from '../verdict/quantile-interval.js';
+
 /** The two sides a request may be served by. */
 type Backend = 'translate' | 'native';
 
@@ -13,13 +15,36 @@ export interface IntervalTally {
   errors: Record<Backend, number>;
   /** latency bucket → requests */
   latency: Record<Backend, Record<number, number>>;
-  /** shadowed reads compared, and those with a reported difference */
+  /** shadowed reads compared, those with a reported difference, and those with any difference */
   compared: number;
   differed: number;
+  unequal: number;
+  /** the noise arm: reads the serving side answered twice, and those whose two answers differed */
+  noise: number;
+  noiseUnequal: number;
+}
+
+/** One shadowed read's comparison as the analysis counts it. */
+export interface ShadowComparison {
+  /** a difference above the field's noise (what the guard and `until` count) */
+  reported: boolean;
+  /** any difference at all */
+  unequal: boolean;
+  /** the noise arm's result: whether the serving side's two answers differed (null: not asked twice) */
+  noise: boolean | null;
 }
 
 export function emptyTally(): IntervalTally {
-  return { requests: { translate: 0, native: 0 }, errors: { translate: 0, native: 0 }, latency: { translate: {}, native: {} }, compared: 0, differed: 0 };
+  return {
+    requests: { translate: 0, native: 0 },
+    errors: { translate: 0, native: 0 },
+    latency: { translate: {}, native: {} },
+    compared: 0,
+    differed: 0,
+    unequal: 0,
+    noise: 0,
+    noiseUnequal: 0,
+  };
 }
 
 /** The bucket of a latency in milliseconds. */
@@ -50,6 +75,29 @@ export function addTally(into: IntervalTally, more: IntervalTally): void {
   }
   into.compared += more.compared;
   into.differed += more.differed;
+  into.unequal += more.unequal;
+  into.noise += more.noise;
+  into.noiseUnequal += more.noiseUnequal;
+}
+
+/** One shadowed read compared, into a tally. */
+export function countCompared(tally: IntervalTally, c: ShadowComparison): void {
+  tally.compared += 1;
+  if (c.reported) tally.differed += 1;
+  if (c.unequal) tally.unequal += 1;
+  if (c.noise !== null) {
+    tally.noise += 1;
+    if (c.noise) tally.noiseUnequal += 1;
+  }
+}
+
+/** A side's latency histogram as buckets with their bounds, lowest first. */
+export function bucketsOf(buckets: Record<number, number>): Bucket[] {
+  return Object.entries(buckets)
+    .map(([b, n]) => [Number(b), n] as const)
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => x[0] - y[0])
+    .map(([b, count]) => ({ low: b === 0 ? 0 : bucketUpperMs(b - 1), high: bucketUpperMs(b), count }));
 }
 
 /** The `q` quantile of a bucket histogram in milliseconds (the bucket's upper bound, rounded to 0.01 ms); null when empty. */
@@ -72,7 +120,7 @@ const SIDE_LETTER: Record<Backend, string> = { translate: 't', native: 'n' };
 
 /** A tally as named counters (`r.t` requests, `e.n` errors, `l.t.12` a latency bucket, `c`, `d`): what the fleet's counters add up. */
 export function tallyCounts(tally: IntervalTally): Record<string, number> {
-  const counts: Record<string, number> = { c: tally.compared, d: tally.differed };
+  const counts: Record<string, number> = { c: tally.compared, d: tally.differed, u: tally.unequal, z: tally.noise, zu: tally.noiseUnequal };
   for (const side of ['translate', 'native'] as const) {
     const s = SIDE_LETTER[side];
     counts[`r.${s}`] = tally.requests[side];
@@ -88,6 +136,9 @@ export function tallyOf(counts: Record<string, number>): IntervalTally {
   const n = (v: number | undefined) => (Number.isFinite(v) && (v as number) > 0 ? (v as number) : 0);
   tally.compared = n(counts.c);
   tally.differed = Math.min(n(counts.d), tally.compared);
+  tally.unequal = Math.min(n(counts.u), tally.compared);
+  tally.noise = n(counts.z);
+  tally.noiseUnequal = Math.min(n(counts.zu), tally.noise);
   for (const side of ['translate', 'native'] as const) {
     const s = SIDE_LETTER[side];
     tally.requests[side] = n(counts[`r.${s}`]);

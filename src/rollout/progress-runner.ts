@@ -1,6 +1,13 @@
 import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
-import { addTally, countServed, emptyTally, type IntervalTally, tallyCounts, tallyOf } from './interval-tally.js';
-import { type IntervalResult, judgeInterval, type RouteProgress, type Schedule } from './route-progress.js';
+import { addTally, countCompared, countServed, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
+import type { RouteProgress, Schedule } from './route-progress.js';
+
+/** An interval of a route's step over, with what the fleet counted in it. */
+export interface IntervalCounts {
+  index: number;
+  endedAt: number;
+  counts: Record<string, number>;
+}
 
 /** A progressive route as the runner sees it. */
 export interface RunnerRoute {
@@ -18,8 +25,8 @@ export interface RunnerDeps {
   routes(): RunnerRoute[];
   /** a route without a state starts at its first step */
   start(key: string): Promise<void>;
-  /** an interval judged, made part of the route's state: the route's state afterwards (undefined: gone from the file) */
-  judged(key: string, stage: number, result: IntervalResult): Promise<RouteProgress | undefined>;
+  /** an interval over, judged into the route's state: the route's state afterwards (undefined: gone from the file) */
+  judged(key: string, stage: number, interval: IntervalCounts): Promise<RouteProgress | undefined>;
   /** a failure of the counters or the state store (the next tick tries again) */
   failed(what: string, err: unknown): void;
 }
@@ -91,12 +98,10 @@ export class ProgressRunner {
     if (tally) countServed(tally, side, failed, ms);
   }
 
-  /** A shadowed read of a route, compared (with a reported difference or not). */
-  compared(route: RunnerRoute, differed: boolean): void {
+  /** A shadowed read of a route, compared. */
+  compared(route: RunnerRoute, comparison: ShadowComparison): void {
     const tally = this.tallyFor(route);
-    if (!tally) return;
-    tally.compared += 1;
-    if (differed) tally.differed += 1;
+    if (tally) countCompared(tally, comparison);
   }
 
   /** Sends the counts gathered here; kept for the next try when the counters are away. */
@@ -161,12 +166,8 @@ export class ProgressRunner {
     const { intervalMs } = schedule;
     const last = Math.floor((now - SETTLE_MS - p.stepStartedAt) / intervalMs) - 1;
     for (let i = Math.max(p.evaluated + 1, last - CATCH_UP + 1); i <= last; i += 1) {
-      const at = Math.min(p.step, schedule.steps.length - 1);
-      const step = schedule.steps[at];
-      if (!step) return;
-      const tally = tallyOf(await this.deps.counters.read(route.key, p.stage, i));
-      const result = judgeInterval(schedule.analysis, step, { step: at, index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs }, tally);
-      const next = await this.deps.judged(route.key, p.stage, result);
+      const counts = await this.deps.counters.read(route.key, p.stage, i);
+      const next = await this.deps.judged(route.key, p.stage, { index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs, counts });
       if (!next || next.stage !== p.stage || next.evaluated < i) return;
       p = next;
     }

@@ -32,7 +32,7 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 
 const rate = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
 
-export const ANALYSIS_CHECKS = ['maxErrorRate', 'maxLatencyRatio', 'maxDiffRate'] as const;
+export const ANALYSIS_CHECKS = ['maxErrorRate', 'maxErrorRateIncrease', 'maxLatencyRatio', 'maxDiffRate', 'maxDiffRateIncrease'] as const;
 export type AnalysisCheck = (typeof ANALYSIS_CHECKS)[number];
 
 /** One step of a progressive route: a native share held at least `pause`, until the analysis lets it go on. */
@@ -45,19 +45,44 @@ const StepSchema = z.strictObject({
   until: z.strictObject({ compared: z.number().int().min(1).max(1e9), maxDiffRate: rate.default(0) }).optional(),
 });
 
-/** How a progressive route's intervals are judged. */
-const AnalysisSchema = z.strictObject({
-  // a value the duration itself refused is not also too short
-  interval: duration.refine((d) => !(durationMs(d) < 100), { error: 'must be at least 100ms' }).default('60s'),
-  /** fewer requests (native ones; compared reads in a step with no native share) make an interval inconclusive */
-  minRequests: z.number().int().min(1).max(1e9).default(50),
-  maxErrorRate: rate.default(0.01),
-  maxLatencyRatio: z.number().positive().max(1000).optional(),
-  maxDiffRate: rate.optional(),
-  failureLimit: z.number().int().min(1).max(1000).default(2),
-  /** checks evaluated and shown that never fail an interval */
-  dryRun: z.array(oneOf(ANALYSIS_CHECKS)).default([]),
-});
+/** the minimum sample per side of a check when the file names none */
+export const DEFAULT_MIN_SAMPLES = 200;
+/** the error check of a route whose analysis names none */
+export const DEFAULT_ERROR_RATE_INCREASE = 0.005;
+
+const tolerance = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
+
+/** How a progressive route's steps are judged: each check on everything its step saw so far, with an interval at a level that holds over the whole rollout. */
+const AnalysisSchema = z
+  .strictObject({
+    // a value the duration itself refused is not also too short
+    interval: duration.refine((d) => !(durationMs(d) < 100), { error: 'must be at least 100ms' }).default('60s'),
+    /** fewer on a side of a check (native or translated requests, compared or noise reads) make it inconclusive */
+    minSamples: z.number().int().min(1).max(1e9).optional(),
+    /** the earlier name of minSamples */
+    minRequests: z.number().int().min(1).max(1e9).optional(),
+    /** the chance that every interval of a check over the whole rollout holds the true value (a false fail: at most 1 − this) */
+    confidence: z.number().min(0.5, { error: 'must be from 0.5 to 0.9999' }).max(0.9999, { error: 'must be from 0.5 to 0.9999' }).default(0.98),
+    /** native error rate (simple mode: against a fixed limit) */
+    maxErrorRate: tolerance.optional(),
+    /** native error rate − translated error rate (default 0.005 when neither error check is given) */
+    maxErrorRateIncrease: tolerance.optional(),
+    /** native latency quantile / translated latency quantile */
+    maxLatencyRatio: z.number().positive().max(1000).optional(),
+    latencyQuantile: z.number().min(0.5, { error: 'must be from 0.5 to 0.999' }).max(0.999, { error: 'must be from 0.5 to 0.999' }).default(0.99),
+    /** share of compared reads with a reported difference (simple mode: against a fixed limit) */
+    maxDiffRate: tolerance.optional(),
+    /** share of compared reads that differ − share of the noise arm's reads that differ */
+    maxDiffRateIncrease: tolerance.optional(),
+    failureLimit: z.number().int().min(1).max(1000).default(2),
+    /** checks evaluated and shown that never fail a step */
+    dryRun: z.array(oneOf(ANALYSIS_CHECKS)).default([]),
+  })
+  .transform(({ minRequests, minSamples, ...a }) => ({
+    ...a,
+    minSamples: minSamples ?? minRequests ?? DEFAULT_MIN_SAMPLES,
+    maxErrorRateIncrease: a.maxErrorRateIncrease ?? (a.maxErrorRate === undefined ? DEFAULT_ERROR_RATE_INCREASE : undefined),
+  }));
 
 const RouteSchema = z.strictObject({
   resource: z.string().regex(/^(\*|[a-zA-Z]+)$/, { error: "must be a v2 collection name or '*'" }),

@@ -49,12 +49,15 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
     rolledBack,
     rolledBackUntil: rolledBack ? iso(r.rollback?.until) : null,
     rollbacks: r.rollback?.count ?? 0,
+    // the last rollback stays shown after it ended: its cause and when it ended
+    lastRollback: r.rollback ? { at: iso(r.rollback.at), until: iso(r.rollback.until), ended: !rolledBack, why: r.rollback.why } : null,
     window: x.window(r.key),
     served: x.served(r.key),
     approval: approvalView(s, r),
     progress: r.schedule
       ? {
-          state: p?.state ?? 'shadowing',
+          // held by the analysis until it can decide: waiting, not an operator's pause
+          state: p?.pausedBy === 'inconclusive' ? 'waiting' : (p?.state ?? 'shadowing'),
           step: (p?.step ?? 0) + 1,
           steps: r.schedule.steps.length,
           stepStartedAt: iso(p?.stepStartedAt),
@@ -65,6 +68,9 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
           lastAbort: p?.lastAbort
             ? { reason: p.lastAbort.reason, at: iso(p.lastAbort.at), figures: p.lastAbort.figures ? intervalView(p.lastAbort.figures) : null }
             : null,
+          look: p?.looks ?? 0,
+          // each check's latest verdict, with its numbers
+          checks: p?.history.at(-1)?.checks ?? [],
           intervals: (p?.history ?? []).map(intervalView),
         }
       : null,

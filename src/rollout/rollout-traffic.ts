@@ -1,6 +1,7 @@
 import type { ControlPlane } from './control-plane.js';
 import { type Backend, type Decision, type DecisionInput, decideBackend } from './decide-backend.js';
 import type { GuardAccountant } from './guard-accountant.js';
+import type { ShadowComparison } from './interval-tally.js';
 import type { OverrideSecret } from './override-secret.js';
 import type { ProgressRunner } from './progress-runner.js';
 
@@ -58,12 +59,12 @@ export class RolloutTraffic {
     this.deps.runner.served({ key: route.key, schedule: route.schedule, progress: route.progress }, side, failed, seconds * 1000);
   }
 
-  /** A shadow read of a decided request compared (with a reported difference or not). */
-  compared(d: Decision | undefined, differed: boolean): void {
+  /** A shadow read of a decided request compared: the analysis counts it, the guard its reported difference. */
+  compared(d: Decision | undefined, comparison: ShadowComparison): void {
     const route = d?.route;
     if (!route || !d?.evidence) return;
-    if (route.schedule) this.deps.runner.compared({ key: route.key, schedule: route.schedule, progress: route.progress }, differed);
-    this.deps.guard.compared(route, differed);
+    if (route.schedule) this.deps.runner.compared({ key: route.key, schedule: route.schedule, progress: route.progress }, comparison);
+    this.deps.guard.compared(route, comparison.reported);
   }
 
   servedOn(key: string): Served {

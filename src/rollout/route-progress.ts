@@ -1,35 +1,28 @@
 import { type AnalysisCheck, type AnalysisConfig, type Duration, durationMs, type RolloutStep } from './rollout-config.js';
-import { type IntervalTally, quantileMs } from './interval-tally.js';
+import { addTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from './interval-tally.js';
+import { type CheckResult, judgeStep, sidesText } from './step-analysis.js';
 
 /** A progressive route as the state machine reads it: its steps, their analysis, and the route's own shadow share. */
 export interface Schedule {
   steps: readonly RolloutStep[];
   analysis: AnalysisConfig;
   shadow: number;
+  /** whether the route has a noise arm (the diff check compares with it, else with none) */
+  noise: boolean;
   /** the analysis interval in milliseconds, read from the file once */
   intervalMs: number;
 }
 
 /** A progressive route's schedule as the rollout file gives it. */
-export function scheduleOf(steps: readonly RolloutStep[], analysis: AnalysisConfig, shadow: number): Schedule {
-  return { steps, analysis, shadow, intervalMs: durationMs(analysis.interval) };
+export function scheduleOf(steps: readonly RolloutStep[], analysis: AnalysisConfig, shadow: number, noise = 0): Schedule {
+  return { steps, analysis, shadow, noise: noise > 0, intervalMs: durationMs(analysis.interval) };
 }
 
 export type ProgressState = 'shadowing' | 'progressing' | 'paused' | 'promoted' | 'aborted';
 export type ProgressAction = 'promote' | 'pause' | 'resume' | 'abort' | 'retry';
 export const PROGRESS_ACTIONS: readonly ProgressAction[] = ['promote', 'pause', 'resume', 'abort', 'retry'];
 
-/** One check of an interval: its figure against its limit (`applies`: false when the interval has nothing to measure it on). */
-export interface CheckResult {
-  check: AnalysisCheck;
-  value: number | null;
-  limit: number;
-  applies: boolean;
-  passed: boolean;
-  dryRun: boolean;
-}
-
-/** An interval's figures and its verdict, as kept in the route's history. */
+/** An interval's own figures (the charts), and the verdict of its step so far with each check's numbers. */
 export interface IntervalResult {
   /** the step it was judged at, its index in that step, and when it ended */
   step: number;
@@ -41,9 +34,11 @@ export interface IntervalResult {
   compared: number;
   differed: number;
   diffRate: number | null;
+  /** the look of the rollout its step's checks were judged at (the α it spent) */
+  look: number;
   verdict: 'pass' | 'fail' | 'inconclusive';
-  /** the check that decided a failure (or `minRequests` for an inconclusive interval); null when it passed */
-  decidedBy: AnalysisCheck | 'minRequests' | null;
+  /** the check that decided a failure or kept the step waiting (`minSamples`: no check applies and the step saw too little); null when it passed */
+  decidedBy: AnalysisCheck | 'minSamples' | null;
   checks: CheckResult[];
 }
 
@@ -59,6 +54,10 @@ export interface RouteProgress {
   /** failed intervals in a row */
   failures: number;
   pausedBy: 'operator' | 'inconclusive' | null;
+  /** everything this step saw so far, as named counts (what its checks are judged on) */
+  observed: Record<string, number>;
+  /** looks of this rollout that tested a check (since it started or was retried): the α spent */
+  looks: number;
   /** reads compared in this step, and how many differed (the `until` gate) */
   compared: number;
   differed: number;
@@ -106,6 +105,7 @@ function enter(schedule: Schedule, p: RouteProgress, step: number, now: number, 
     evaluated: -1,
     failures: 0,
     pausedBy: null,
+    observed: {},
     compared: 0,
     differed: 0,
     reason,
@@ -116,7 +116,7 @@ function enter(schedule: Schedule, p: RouteProgress, step: number, now: number, 
 /** A route that has not run yet: at its first step. */
 export function startProgress(schedule: Schedule, now: number): RouteProgress {
   // `enter` sets every other field
-  const blank = { stage: 0, lastAbort: null, history: [] } as unknown as RouteProgress;
+  const blank = { stage: 0, looks: 0, lastAbort: null, history: [] } as unknown as RouteProgress;
   return enter(schedule, blank, 0, now, 'started at the first step');
 }
 
@@ -156,54 +156,46 @@ export function pauseMs(step: RolloutStep): number {
 }
 
 /**
- * Judges one interval of a route at a step: inconclusive with fewer than `minRequests` (native
- * requests, or compared reads in a step with no native share), failed when a check that is not
- * `dryRun` is past its limit, else passed. A check with nothing to measure (no compared read, no
- * translated request to compare latency with) does not apply.
+ * Judges an interval of a route: its own figures for the charts, and its step's checks on
+ * everything the step saw so far (the interval included) at the rollout's next look.
  */
-export function judgeInterval(
-  analysis: AnalysisConfig,
-  step: RolloutStep,
-  at: { step: number; index: number; endedAt: number },
-  tally: IntervalTally,
-): IntervalResult {
-  const p99 = { translate: quantileMs(tally.latency.translate, 0.99), native: quantileMs(tally.latency.native, 0.99) };
-  const errorRate = { translate: rateOf(tally.errors.translate, tally.requests.translate), native: rateOf(tally.errors.native, tally.requests.native) };
-  const diffRate = rateOf(tally.differed, tally.compared);
-  const latencyRatio = p99.native !== null && p99.translate !== null && p99.translate > 0 ? p99.native / p99.translate : null;
-  const measured: Record<AnalysisCheck, number | null> = { maxErrorRate: errorRate.native, maxLatencyRatio: latencyRatio, maxDiffRate: diffRate };
-  const checks: CheckResult[] = [];
-  for (const check of ['maxErrorRate', 'maxLatencyRatio', 'maxDiffRate'] as const) {
-    const limit = analysis[check];
-    if (limit === undefined) continue;
-    const value = measured[check];
-    const applies = value !== null;
-    checks.push({ check, value, limit, applies, passed: !applies || (value as number) <= limit, dryRun: analysis.dryRun.includes(check) });
-  }
-  const counted = step.native > 0 ? tally.requests.native : tally.compared;
-  const failing = checks.find((c) => !c.passed && !c.dryRun);
-  const verdict = counted < analysis.minRequests ? 'inconclusive' : failing ? 'fail' : 'pass';
+export function judgeInterval(schedule: Schedule, p: RouteProgress, at: { index: number; endedAt: number }, tally: IntervalTally): IntervalResult {
+  const step = Math.min(Math.max(p.step, 0), schedule.steps.length - 1);
+  const totals = tallyOf(p.observed ?? {});
+  addTally(totals, tally);
+  const look = (Number.isInteger(p.looks) ? p.looks : 0) + 1;
+  const judged = judgeStep(schedule.analysis, schedule.steps[step] as RolloutStep, schedule, totals, look);
   return {
-    ...at,
+    step,
+    index: at.index,
+    endedAt: at.endedAt,
     requests: { ...tally.requests },
-    errorRate,
-    p99Ms: p99,
+    errorRate: { translate: rateOf(tally.errors.translate, tally.requests.translate), native: rateOf(tally.errors.native, tally.requests.native) },
+    p99Ms: { translate: quantileMs(tally.latency.translate, 0.99), native: quantileMs(tally.latency.native, 0.99) },
     compared: tally.compared,
     differed: tally.differed,
-    diffRate,
-    verdict,
-    decidedBy: verdict === 'inconclusive' ? 'minRequests' : verdict === 'fail' ? (failing as CheckResult).check : null,
-    checks,
+    diffRate: rateOf(tally.differed, tally.compared),
+    look: judged.tested ? look : look - 1,
+    verdict: judged.verdict,
+    decidedBy: judged.decidedBy,
+    checks: judged.checks,
   };
 }
 
 const fmt = (n: number | null) => (n === null ? 'n/a' : String(Math.round(n * 10_000) / 10_000));
 
-/** Why an interval failed or waited, in words. */
+/** Why a step failed or waits, in words, with the deciding check's numbers. */
 function verdictText(r: IntervalResult, analysis: AnalysisConfig): string {
-  if (r.verdict === 'inconclusive') return `inconclusive: fewer than ${analysis.minRequests} requests in the interval`;
+  if (r.decidedBy === 'minSamples')
+    return `waiting for traffic: fewer than ${analysis.minSamples} ${r.requests.native > 0 ? 'native requests' : 'compared reads'} in the step`;
   const c = r.checks.find((x) => x.check === r.decidedBy) as CheckResult;
-  return `${c.check}: ${fmt(c.value)} above ${c.limit}`;
+  const sides = sidesText(c);
+  return `${c.check}: ${r.verdict === 'inconclusive' ? 'waiting: ' : ''}${c.why}${sides === '' ? '' : ` (${sides})`}`;
+}
+
+/** An older interval of the history: its figures and each check's verdict and estimate, not their whole numbers. */
+function compacted(r: IntervalResult): IntervalResult {
+  return { ...r, checks: r.checks.map((c) => ({ ...c, sides: [], why: '' })) };
 }
 
 function changed(before: RouteProgress, after: RouteProgress, reason: string, by: string, now: number, figures: IntervalResult | null): ProgressEvent[] {
@@ -222,11 +214,16 @@ function abort(p: RouteProgress, reason: string, now: number, figures: IntervalR
  * conclusive one resumes; a passing one, once the step's pause is over and its `until` met, moves
  * to the next step. A step's `until` met with too many differences aborts.
  */
-export function afterInterval(schedule: Schedule, p: RouteProgress, result: IntervalResult, now: number): Transition {
+export function afterInterval(schedule: Schedule, p: RouteProgress, at: { index: number; endedAt: number }, tally: IntervalTally, now: number): Transition {
+  const result = judgeInterval(schedule, p, at, tally);
+  const observed = tallyOf(p.observed ?? {});
+  addTally(observed, tally);
   const base: RouteProgress = {
     ...p,
     evaluated: Math.max(p.evaluated, result.index),
-    history: [...p.history, result].slice(-HISTORY),
+    observed: tallyCounts(observed),
+    looks: result.look,
+    history: [...(p.history ?? []).map(compacted), result].slice(-HISTORY),
   };
   if (p.state === 'aborted' || p.state === 'promoted' || result.step !== p.step) return { progress: base, events: [] };
   const { analysis } = schedule;
@@ -250,8 +247,9 @@ export function afterInterval(schedule: Schedule, p: RouteProgress, result: Inte
     return { progress: { ...resumed, failures, reason: why, changedAt: now }, events: changed(p, resumed, why, 'analysis', now, result) };
   }
   if (result.verdict === 'inconclusive') {
-    if (p.pausedBy !== null) return { progress: next, events: [] };
     const why = verdictText(result, analysis);
+    // still waiting: the reason shows the latest numbers; an operator's pause keeps its own
+    if (p.pausedBy !== null) return { progress: p.pausedBy === 'inconclusive' ? { ...next, reason: why } : next, events: [] };
     const paused: RouteProgress = { ...next, state: 'paused', pausedBy: 'inconclusive', reason: why, changedAt: now };
     return { progress: paused, events: changed(p, paused, why, 'analysis', now, result) };
   }
@@ -293,7 +291,8 @@ export function commandProgress(schedule: Schedule, p: RouteProgress, action: Pr
       return done(abort(p, why, now, p.history.at(-1) ?? null));
     case 'retry':
       if (p.state !== 'aborted') return { ok: false, reason: `the route is ${p.state}: only an aborted route is retried` };
-      return done(enter(schedule, p, 0, now, why));
+      // a retry is a new rollout: its looks spend α afresh
+      return done({ ...enter(schedule, p, 0, now, why), looks: 0 });
   }
 }
 

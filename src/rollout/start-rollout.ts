@@ -135,8 +135,8 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     start: async (key) => {
       await control.change({ type: 'progress-start', key });
     },
-    judged: async (key, stage, result) => {
-      await control.change({ type: 'interval', key, stage, result });
+    judged: async (key, stage, interval) => {
+      await control.change({ type: 'interval', key, stage, ...interval });
       return control.snapshot.routes.find((r) => r.key === key)?.progress;
     },
     failed: (what, err) => events.error(`rollout: progressive analysis: ${what} failed: ${(err as Error).message}`),

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { fixedLevel, type Level } from '../verdict/look-level.js';
+import { growthToDecide, rateIncreaseVerdict, rateVerdict, scaledRateVerdict, type Verdict } from '../verdict/three-verdicts.js';
 import type { DiffKind, Difference } from './compare-answers.js';
 
 /** When a field path counts as a real difference rather than noise (shares, 0 to 1). */
@@ -35,6 +37,8 @@ interface RouteCounts {
   compared: number;
   matched: number;
   differed: number;
+  /** reads the serving side answered twice (the noise arm), their differences the fields' `noise` */
+  noiseReads: number;
   errors: number;
   skipped: number;
 }
@@ -49,9 +53,23 @@ export interface FieldReport {
   kind: DiffKind;
   differences: number;
   noise: number;
+  /** above the noise by the rule of thumb (`relativeThreshold`, `absoluteThreshold`): what the guard counts */
   reported: boolean;
+  /** the field's differing share against its noise arm's, with its interval: pass, fail or inconclusive */
+  verdict: Verdict;
+  /** for an inconclusive verdict: about how many more compared reads would decide it at the same shares (null: none would) */
+  readsToDecide: number | null;
   samples: Sample[];
 }
+
+/** How the report's verdicts are reached: one look at a fixed level, a minimum of compared (and noise) reads. */
+export interface ReportJudgement {
+  level: Level;
+  minimum: number;
+}
+
+/** The report's level: each field's interval at 98 %, read once (the report is a look, not a sequence). */
+export const REPORT_JUDGEMENT: ReportJudgement = { level: fixedLevel(0.02), minimum: 200 };
 
 export interface RouteReport extends RouteCounts {
   fields: FieldReport[];
@@ -117,7 +135,18 @@ export class DiffBook {
     const key = `${resource} ${operation}`;
     let r = this.routes.get(key);
     if (!r) {
-      r = { resource, operation, compared: 0, matched: 0, differed: 0, errors: 0, skipped: 0, thresholds: DEFAULT_THRESHOLDS, fields: new Map() };
+      r = {
+        resource,
+        operation,
+        compared: 0,
+        matched: 0,
+        differed: 0,
+        noiseReads: 0,
+        errors: 0,
+        skipped: 0,
+        thresholds: DEFAULT_THRESHOLDS,
+        fields: new Map(),
+      };
       this.routes.set(key, r);
     }
     if (thresholds) r.thresholds = thresholds;
@@ -148,8 +177,9 @@ export class DiffBook {
       if (f.samples.length < MAX_SAMPLES) {
         f.samples.push({
           ...sample,
-          primary: shortHash(d.primary),
-          secondary: shortHash(d.secondary),
+          // a status is shown as it is (it says nothing of the data); values only as hashes
+          primary: d.kind === 'status' ? String(d.primary) : shortHash(d.primary),
+          secondary: d.kind === 'status' ? String(d.secondary) : shortHash(d.secondary),
           ...(this.opts.sampleValues ? { primaryValue: keptValue(d.primary), secondaryValue: keptValue(d.secondary) } : {}),
         });
       }
@@ -167,6 +197,7 @@ export class DiffBook {
   noise(resource: string, operation: string, diffs: readonly Difference[]): void {
     this.opts.also?.noise(resource, operation, diffs);
     const r = this.route(resource, operation);
+    r.noiseReads += 1;
     for (const d of diffs) this.field(r, d.path).noise += 1;
   }
 
@@ -192,8 +223,8 @@ export class DiffBook {
   }
 
   /** The report, routes and fields worst first. */
-  report(): DiffReport {
-    return reportOf(this.routesNow());
+  report(judgement: ReportJudgement = REPORT_JUDGEMENT): DiffReport {
+    return reportOf(this.routesNow(), judgement);
   }
 
   private routesNow(): RouteDelta[] {
@@ -213,17 +244,66 @@ export class DiffBook {
 
 /** A route's counts alone (not its fields or thresholds). */
 function countsOf(r: RouteCounts): RouteCounts {
-  return { resource: r.resource, operation: r.operation, compared: r.compared, matched: r.matched, differed: r.differed, errors: r.errors, skipped: r.skipped };
+  return {
+    resource: r.resource,
+    operation: r.operation,
+    compared: r.compared,
+    matched: r.matched,
+    differed: r.differed,
+    noiseReads: r.noiseReads,
+    errors: r.errors,
+    skipped: r.skipped,
+  };
+}
+
+/**
+ * A field's verdict: its differing share of compared reads against its share of the noise arm's
+ * reads (two proportions, Newcombe's interval), or against none when the route had no noise arm,
+ * with the route's absolute threshold as the tolerance.
+ */
+export function fieldVerdict(
+  f: { differences: number; noise: number },
+  r: Pick<RouteCounts, 'compared' | 'noiseReads'>,
+  tolerance: number,
+  j: ReportJudgement,
+): { verdict: Verdict; readsToDecide: number | null } {
+  const a = { side: 'compared reads', count: r.compared, events: Math.min(f.differences, r.compared) };
+  const b = r.noiseReads === 0 ? null : { side: 'noise reads', count: r.noiseReads, events: Math.min(f.noise, r.noiseReads) };
+  const common = { tolerance, minimum: j.minimum, level: j.level, look: null };
+  const verdict = b
+    ? rateIncreaseVerdict({ ...common, measure: 'differing share of compared reads − of noise reads', a, b })
+    : rateVerdict({ ...common, measure: 'differing share of compared reads (no noise arm)', side: a });
+  if (verdict.verdict !== 'inconclusive' || a.count === 0) return { verdict, readsToDecide: null };
+  // grown at least to the minimum on each side, then as far as the interval needs at the same shares
+  const from = Math.max(j.minimum / a.count, b ? j.minimum / Math.max(1, b.count) : 1);
+  const scale = growthToDecide((s) => scaledRateVerdict(a, b, tolerance, j.level, s), from);
+  return { verdict, readsToDecide: scale === null ? null : Math.ceil(a.count * (scale - 1)) };
 }
 
 /** Routes with their counts and fields as the report shows them: worst first, each field's kind its most frequent. */
-export function reportOf(all: readonly RouteDelta[]): DiffReport {
+export function reportOf(all: readonly RouteDelta[], judgement: ReportJudgement = REPORT_JUDGEMENT): DiffReport {
+  const rank = { fail: 2, inconclusive: 1, pass: 0 } as const;
   const routes = all.map((r): RouteReport => {
     const fields = r.fields.map((f): FieldReport => {
       const kind = (Object.entries(f.kinds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'value') as DiffKind;
-      return { path: f.path, kind, differences: f.differences, noise: f.noise, reported: reportedOf(f, r.compared, r.thresholds), samples: [...f.samples] };
+      const judged = fieldVerdict(f, r, r.thresholds.absolute, judgement);
+      return {
+        path: f.path,
+        kind,
+        differences: f.differences,
+        noise: f.noise,
+        reported: reportedOf(f, r.compared, r.thresholds),
+        ...judged,
+        samples: [...f.samples],
+      };
     });
-    fields.sort((a, b) => Number(b.reported) - Number(a.reported) || b.differences - b.noise - (a.differences - a.noise) || a.path.localeCompare(b.path));
+    fields.sort(
+      (a, b) =>
+        rank[b.verdict.verdict] - rank[a.verdict.verdict] ||
+        Number(b.reported) - Number(a.reported) ||
+        b.differences - b.noise - (a.differences - a.noise) ||
+        a.path.localeCompare(b.path),
+    );
     return { ...countsOf(r), fields };
   });
   const share = (r: RouteReport) => (r.compared === 0 ? 0 : r.differed / r.compared);

@@ -11,7 +11,7 @@ local maxFields = tonumber(ARGV[5])
 local maxSamples = tonumber(ARGV[6])
 redis.call('SADD', ARGV[3], ARGV[4])
 local c = p .. ':counts'
-for _, k in ipairs({'compared', 'matched', 'differed', 'errors', 'skipped'}) do
+for _, k in ipairs({'compared', 'matched', 'differed', 'noiseReads', 'errors', 'skipped'}) do
   if d[k] > 0 then redis.call('HINCRBY', c, k, d[k]) end
 end
 redis.call('HSET', c, 'thresholds', cjson.encode(d.thresholds), 'resource', d.resource, 'operation', d.operation)
@@ -79,6 +79,7 @@ export class FleetDiffReport {
           compared: Number(counts.compared ?? 0),
           matched: Number(counts.matched ?? 0),
           differed: Number(counts.differed ?? 0),
+          noiseReads: Number(counts.noiseReads ?? 0),
           errors: Number(counts.errors ?? 0),
           skipped: Number(counts.skipped ?? 0),
           thresholds: counts.thresholds ? JSON.parse(counts.thresholds) : DEFAULT_THRESHOLDS,

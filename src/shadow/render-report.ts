@@ -1,3 +1,4 @@
+import { shown } from '../verdict/three-verdicts.js';
 import type { DiffReport, FieldReport, RouteReport } from './diff-book.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -19,21 +20,35 @@ function sampleRows(f: FieldReport): string {
   return `<details><summary>${f.samples.length} sample${f.samples.length === 1 ? '' : 's'}</summary><table class="samples"><thead><tr><th>request id</th><th>url</th><th>primary</th><th>secondary</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
+/** A field's verdict with its numbers: the interval of its differing share (against the noise arm's), the tolerance, the level. */
+function verdictCell(f: FieldReport): string {
+  const v = f.verdict;
+  const numbers =
+    v.interval === null
+      ? esc(v.why)
+      : `${esc(shown(v.estimate, v.unit))} in [${esc(shown(v.interval.low, v.unit))}, ${esc(shown(v.interval.high, v.unit))}] at ${esc(shown(v.level, 'share'))}; tolerance ${esc(shown(v.tolerance, v.unit))}`;
+  const more =
+    v.verdict === 'inconclusive'
+      ? f.readsToDecide === null
+        ? '; no more reads would decide it'
+        : `; about ${f.readsToDecide} more reads would decide it`
+      : '';
+  return `<span class="verdict ${esc(v.verdict)}">${esc(v.verdict)}</span> <span class="numbers" title="${esc(`${v.measure}; ${v.method}`)}">${numbers}${esc(more)}</span>`;
+}
+
 function fieldRow(f: FieldReport): string {
-  return `<tr class="${f.reported ? 'reported' : 'noise'}" data-path="${esc(f.path)}"><td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${
-    f.reported ? '<strong>reported</strong>' : 'within noise'
-  }</td><td>${sampleRows(f)}</td></tr>`;
+  return `<tr class="${esc(f.verdict.verdict)}" data-path="${esc(f.path)}"><td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${verdictCell(f)}</td><td>${sampleRows(f)}</td></tr>`;
 }
 
 function routeSection(r: RouteReport): string {
-  const reported = r.fields.filter((f) => f.reported).length;
+  const failing = r.fields.filter((f) => f.verdict.verdict === 'fail').length;
   const fields =
     r.fields.length === 0
       ? '<p class="ok">No differences.</p>'
-      : `<table class="fields"><thead><tr><th>field path</th><th>kind</th><th>differences</th><th>noise</th><th></th><th>samples</th></tr></thead><tbody>${r.fields.map(fieldRow).join('')}</tbody></table>`;
+      : `<table class="fields"><thead><tr><th>field path</th><th>kind</th><th>differences</th><th>noise</th><th>verdict</th><th>samples</th></tr></thead><tbody>${r.fields.map(fieldRow).join('')}</tbody></table>`;
   return `<section class="route" data-route="${esc(`${r.resource} ${r.operation}`)}"><h2>${esc(r.resource)} <span class="op">${esc(r.operation)}</span>${
-    reported > 0 ? ` <span class="badge">${reported} reported</span>` : ''
-  }</h2>${fields}</section>`;
+    failing > 0 ? ` <span class="badge">${failing} failing</span>` : ''
+  }</h2><p class="counts">${r.compared} compared, ${r.noiseReads} noise reads, ${r.errors} errors (a side that failed: not compared)</p>${fields}</section>`;
 }
 
 /** The diff report as one self-contained HTML page (inline style, no scripts, no external assets). */
@@ -57,12 +72,13 @@ h1{font-size:1.4rem;margin:0 0 .2rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem}
 .meta{color:#667;margin:0 0 1.2rem}.op{color:#556;font-weight:normal}
 table{border-collapse:collapse;margin:.4rem 0;background:#fff}th,td{border:1px solid #dde;padding:.3rem .55rem;text-align:left;vertical-align:top}
 th{background:#f0f1f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
-table.fields>tbody>tr.reported>td:first-child{border-left:4px solid #c62828}table.samples code{white-space:nowrap}tr.noise{color:#778}
+table.fields>tbody>tr.fail>td:first-child{border-left:4px solid #c62828}table.samples code{white-space:nowrap}tr.pass{color:#778}
+.verdict{font-weight:600}.verdict.fail{color:#c62828}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8a6d00}.numbers{color:#445}
 .badge{background:#c62828;color:#fff;border-radius:.6rem;padding:.05rem .5rem;font-size:.8rem}
 .ok{color:#2e7d32}code{font:12px ui-monospace,monospace}.v{color:#555;font:12px ui-monospace,monospace}
 details summary{cursor:pointer}
 </style></head>
-<body><h1>${esc(meta.title)}</h1><p class="meta">Generated ${esc(meta.generatedAt)}. A field path is reported when its differences exceed its noise (the serving side asked twice) by both thresholds; values are shown as short hashes.</p>
+<body><h1>${esc(meta.title)}</h1><p class="meta">Generated ${esc(meta.generatedAt)}. Each field path has a verdict: its share of compared reads that differ there, less its share of the noise arm's reads (the serving side asked twice), with a 98 % interval: fail when the interval lies wholly above the route's tolerance, pass when wholly below, inconclusive otherwise or under 200 reads a side. Values are shown as short hashes, statuses as they are.</p>
 ${body}
 </body></html>
 `;

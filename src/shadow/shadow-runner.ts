@@ -2,6 +2,9 @@ import { type ComparedAnswer, compareAnswers } from './compare-answers.js';
 import type { DiffBook, Thresholds } from './diff-book.js';
 
 export type Side = 'translate' | 'native';
+
+/** An answer of a side that failed (5xx): it is counted as the side's error, not compared. */
+export const failedAnswer = (a: ComparedAnswer) => a.status >= 500;
 export type ShadowOutcome = 'match' | 'differ' | 'error' | 'skipped';
 
 export interface ShadowJob {
@@ -19,8 +22,8 @@ export interface ShadowJob {
   noise: boolean;
   /** one read of the same request from a side, with the caller's own credentials */
   call(side: Side): Promise<ComparedAnswer>;
-  /** after the comparison: whether it showed a reported difference (the guard's diff trigger) */
-  compared?(reported: boolean): void;
+  /** after the comparison: a reported difference (the guard), any difference and the noise arm's (the analysis) */
+  compared?(outcome: { reported: boolean; unequal: boolean; noise: boolean | null }): void;
 }
 
 /**
@@ -77,11 +80,22 @@ export class ShadowRunner {
       return;
     }
     const primary = job.primary();
-    if (again) book.noise(job.resource, job.operation, compareAnswers(primary, again, job.ignore));
+    // a side that failed says nothing of the data: an error, never a difference
+    if (failedAnswer(primary) || failedAnswer(secondary)) {
+      book.error(job.resource, job.operation);
+      this.opts.outcome(job.resource, job.operation, 'error');
+      return;
+    }
+    let noise: boolean | null = null;
+    if (again && !failedAnswer(again)) {
+      const noiseDiffs = compareAnswers(primary, again, job.ignore);
+      book.noise(job.resource, job.operation, noiseDiffs);
+      noise = noiseDiffs.length > 0;
+    }
     const diffs = compareAnswers(primary, secondary, job.ignore);
     const reported = book.compared(job.resource, job.operation, job.thresholds, { requestId: job.requestId, url: job.url }, diffs);
     this.opts.outcome(job.resource, job.operation, reported ? 'differ' : 'match');
-    job.compared?.(reported);
+    job.compared?.({ reported, unequal: diffs.length > 0, noise });
   }
 
   /** Resolves when every running shadow has finished (tests, shutdown). */

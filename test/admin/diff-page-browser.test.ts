@@ -50,7 +50,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
     await proxy?.close();
   });
 
-  it('shows route rows, a reported field and its samples, with no external assets', async () => {
+  it('shows route rows, a differing field with its verdict and its samples, with no external assets', async () => {
     // as a person would: the browser's login prompt, any user name, the admin token as password
     const context = await browser.newContext({ httpCredentials: { username: 'admin', password: ADMIN } });
     const page = await context.newPage();
@@ -66,10 +66,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
     expect((await rows.nth(0).innerText()).split('\t').slice(0, 5)).toEqual(['groups', 'get', '1', '0', '1']);
     expect((await rows.nth(1).innerText()).split('\t').slice(0, 5)).toEqual(['tags', 'list', '1', '1', '0']);
 
-    // the reported field of the groups route, and its sample behind a click
-    const field = page.locator('section[data-route="groups get"] tr.reported[data-path="description"]');
+    // the differing field of the groups route with its verdict (one read: too few to decide), and its sample behind a click
+    const field = page.locator('section[data-route="groups get"] tr.inconclusive[data-path="description"]');
     await expect.poll(() => field.isVisible()).toBe(true);
-    expect(await field.innerText()).toMatch(/description\s+value\s+1\s+0\s+reported/);
+    expect(await field.innerText()).toMatch(
+      /description\s+value\s+1\s+0\s+inconclusive 1 of the 200 compared reads needed \(the minimum per side\); about 199 more reads would decide it/,
+    );
     const sample = field.locator('table.samples');
     expect(await sample.isVisible()).toBe(false);
     await field.locator('summary').click();

@@ -10,6 +10,8 @@ const RANK: Record<string, number> = {
   net: 0,
   json: 0,
   uidp: 0,
+  // the statistics every verdict is reached with: pure arithmetic, below all that judges
+  verdict: 0,
   errors: 1,
   mapping: 2,
   translate: 3,

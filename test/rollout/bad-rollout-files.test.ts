@@ -59,7 +59,7 @@ const BAD: [string, string, string | RegExp][] = [
   [
     'an unknown dry-run check',
     progressive('      - native: 100\n', '    analysis: { dryRun: [maxLatency] }\n'),
-    'routes[0].analysis.dryRun[0]: "maxLatency" is not one of maxErrorRate, maxLatencyRatio, maxDiffRate',
+    'routes[0].analysis.dryRun[0]: "maxLatency" is not one of maxErrorRate, maxErrorRateIncrease, maxLatencyRatio, maxDiffRate, maxDiffRateIncrease',
   ],
   ['a bad sticky key', 'stickyBy: cookie\n', 'stickyBy: must be subject, token or header:<name>'],
   ['a switch that is text', 'killSwitch: "yes"\n', 'killSwitch: Invalid input: expected boolean, received string'],

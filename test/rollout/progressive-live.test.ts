@@ -16,7 +16,8 @@ const ADMIN = 'admin-token-for-progressive-tests';
 const SECOND = 1000;
 
 // groups get: a shadow stage of 20 compared reads, half the callers, then all; 10 s intervals on a test clock.
-// The guard is told never to trip, so the analysis alone decides.
+// The guard is told never to trip, so the analysis alone decides; tolerances wide enough for a few
+// dozen reads to decide (40 reads without a difference put its upper bound below 20 %).
 const FILE = `stickyBy: header:x-caller
 routes:
   - resource: groups
@@ -29,9 +30,9 @@ routes:
       - native: 100
     analysis:
       interval: 10s
-      minRequests: 10
-      maxErrorRate: 0.05
-      maxDiffRate: 0.05
+      minSamples: 10
+      maxErrorRateIncrease: 0.2
+      maxDiffRate: 0.2
       failureLimit: 2
 guard:
   maxErrorRate: 1
@@ -51,7 +52,14 @@ interface Progress {
   reason: string;
   changedAt: string | null;
   lastAbort: { reason: string; figures: { requests: { native: number } } | null } | null;
-  intervals: { verdict: string; decidedBy: string | null; requests: { native: number; translate: number }; compared: number; differed: number }[];
+  intervals: {
+    verdict: string;
+    decidedBy: string | null;
+    requests: { native: number; translate: number };
+    compared: number;
+    differed: number;
+    checks: { check: string; verdict: string }[];
+  }[];
 }
 
 function proxyOn(h: EmulatorHarness, file: string, clock: () => number, env: Record<string, string> = {}): Promise<FastifyInstance> {
@@ -133,23 +141,35 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
     // the analysis starts the route at its first step by itself
     let p = await until(d.progress, (x) => x.changedAt !== null, 'the route started');
     expect(p).toMatchObject({ state: 'shadowing', step: 1, steps: 3 });
-    const shadowStage = await d.reads(25);
+    const shadowStage = await d.reads(40);
     expect(shadowStage.native).toBe(0);
-    expect(await d.compared(25)).toBe(25);
+    expect(await d.compared(40)).toBe(40);
 
     tick(11 * SECOND);
     p = await until(d.progress, (x) => x.step === 2, 'the shadow stage passed');
     expect(p).toMatchObject({ state: 'progressing', failures: 0 });
-    expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', compared: 25, differed: 0 });
+    expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', compared: 40, differed: 0 });
 
-    const half = await d.reads(40);
-    expect(half.native).toBeGreaterThanOrEqual(10);
-    expect(half.native).toBeLessThan(40);
+    const half = await d.reads(120);
+    expect(half.native).toBeGreaterThanOrEqual(40);
+    expect(half.native).toBeLessThan(80);
     expect(half.statuses.every((s) => s === 200)).toBe(true);
     tick(11 * SECOND);
     p = await until(d.progress, (x) => x.state === 'promoted', 'promoted');
     expect(p.step).toBe(3);
-    expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', requests: { native: half.native, translate: 40 - half.native } });
+    const last = p.intervals.at(-1) as Progress['intervals'][number];
+    expect(last).toMatchObject({ verdict: 'pass', requests: { native: half.native, translate: 120 - half.native } });
+    // the error check's numbers: both sides' counts, the interval below the tolerance, the method
+    expect(last.checks[0]).toMatchObject({
+      check: 'maxErrorRateIncrease',
+      verdict: 'pass',
+      sides: [
+        { side: 'native requests', count: half.native, events: 0 },
+        { side: 'translated requests', count: 120 - half.native, events: 0 },
+      ],
+      tolerance: 0.2,
+      method: 'Newcombe hybrid score interval',
+    });
     expect((await d.reads(10, 100)).native).toBe(10);
 
     const told = await until(
@@ -203,11 +223,16 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
       tick(11 * SECOND);
       let p = await until(d.progress, (x) => x.failures === 1, 'one failed interval');
       expect(p).toMatchObject({ state: 'progressing', step: 2 });
-      expect(p.intervals.at(-1)).toMatchObject({ verdict: 'fail', decidedBy: 'maxErrorRate' });
-      await d.reads(40);
+      expect(p.intervals.at(-1)).toMatchObject({ verdict: 'fail', decidedBy: 'maxErrorRateIncrease' });
+      const second = await d.reads(40);
       tick(11 * SECOND);
       p = await until(d.progress, (x) => x.state === 'aborted', 'aborted');
-      expect(p.lastAbort?.reason).toBe('maxErrorRate: 1 above 0.05 in 2 intervals in a row');
+      const native = first.native + second.native;
+      expect(p.lastAbort?.reason).toMatch(
+        new RegExp(
+          `^maxErrorRateIncrease: the interval \\[\\d+(\\.\\d+)? %, 100 %\\] lies wholly above the tolerance 20 % \\(native requests: ${native} of ${native} \\(100 %\\), translated requests: 0 of ${80 - native} \\(0 %\\)\\) in 2 intervals in a row$`,
+        ),
+      );
       expect(p.lastAbort?.figures?.requests.native).toBeGreaterThanOrEqual(10);
     } finally {
       await h.dev('DELETE', '/__emulator/faults');
@@ -301,16 +326,16 @@ describe.skipIf(!HAVE_REDIS)('progressive rollout with Redis: one state for the 
     try {
       await until(d1.progress, (x) => x.changedAt !== null, 'the route started');
       // shadow reads through both replicas: the interval is judged on the fleet's counts
-      await d1.reads(12);
-      await d2.reads(12, 12);
+      await d1.reads(20);
+      await d2.reads(20, 20);
       await until(
         async () => ((await d1.admin('GET', '/admin/diff.json')).json().routes as { compared: number }[])[0]?.compared ?? 0,
-        (c) => c >= 24,
+        (c) => c >= 40,
         'the fleet compared the shadow reads',
       );
       clock += 11 * SECOND;
       const moved = await until(d2.progress, (x) => x.step === 2, 'the fleet moved the route');
-      expect(moved.intervals.at(-1)).toMatchObject({ verdict: 'pass', compared: 24 });
+      expect(moved.intervals.at(-1)).toMatchObject({ verdict: 'pass', compared: 40 });
       expect(await until(d1.progress, (x) => x.step === 2, 'the other replica follows')).toMatchObject({ state: 'progressing' });
       expect((await d1.admin('GET', '/admin/rollout')).json().progressive.store).toBe('redis');
       expect((await d2.admin('POST', '/admin/rollout/routes/groups/get/pause', { reason: 'over the weekend' })).statusCode).toBe(200);
@@ -346,10 +371,10 @@ describe.skipIf(!HAVE_REDIS)('progressive rollout with Redis: one state for the 
       stalled.pause();
       let served: { native: number; statuses: number[] };
       try {
-        served = await d.reads(40);
+        served = await d.reads(120);
         // half the callers still on the native side, every answer a good one
         expect(served.statuses.every((s) => s === 200)).toBe(true);
-        expect(served.native).toBeGreaterThanOrEqual(10);
+        expect(served.native).toBeGreaterThanOrEqual(40);
         clock += 11 * SECOND;
         // nothing can be judged meanwhile: the state is the one applied
         expect(await d.progress()).toMatchObject({ state: 'progressing', step: 2, intervals: at.intervals });
@@ -358,7 +383,7 @@ describe.skipIf(!HAVE_REDIS)('progressive rollout with Redis: one state for the 
       }
       const p = await until(d.progress, (x) => x.state === 'promoted', 'judged once Redis answers', 15_000);
       // the interval's counts are the ones made while Redis was stalled
-      expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', requests: { native: served.native, translate: 40 - served.native } });
+      expect(p.intervals.at(-1)).toMatchObject({ verdict: 'pass', requests: { native: served.native, translate: 120 - served.native } });
     } finally {
       await one.close();
       await stalled.stop();

@@ -69,10 +69,13 @@ export function writeSeedFile(seed: Seed | unknown): string {
 }
 
 /** Starts the emulator on a free loopback port with the two-tenant seed file (or another seed). */
-export async function startHarness(opts: { seed?: Seed; trustedIssuers?: string[]; v2?: boolean; now?: () => number } = {}): Promise<EmulatorHarness> {
+export async function startHarness(
+  opts: { seed?: Seed; trustedIssuers?: string[]; v2?: boolean; now?: () => number; random?: () => number } = {},
+): Promise<EmulatorHarness> {
   const emu = await startEmulator({
     v2: opts.v2 ?? true,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.random ? { random: opts.random } : {}),
     host: '127.0.0.1',
     port: 0,
     seedFile: writeSeedFile(opts.seed ?? twoTenantSeed()),

@@ -1,0 +1,123 @@
+import { lookLevel } from '../verdict/look-level.js';
+import { quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, shown, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
+import type { AnalysisCheck, AnalysisConfig, RolloutStep } from './rollout-config.js';
+import { bucketsOf, type IntervalTally } from './interval-tally.js';
+
+/** One check of a step, judged on everything the step saw so far: its verdict with its numbers. */
+export interface CheckResult extends Verdict {
+  check: AnalysisCheck;
+  /** false when the step cannot measure it (no native share for an error or latency check, no shadow share for a diff check) */
+  applies: boolean;
+  dryRun: boolean;
+}
+
+/** What a step's checks add up to, and which check decided it (`minSamples`: no check applies and the step saw too little). */
+export interface StepVerdict {
+  verdict: VerdictName;
+  decidedBy: AnalysisCheck | 'minSamples' | null;
+  checks: CheckResult[];
+  /** whether any check had its minimum sample: only then did this look spend part of α */
+  tested: boolean;
+}
+
+const notMeasured = (check: AnalysisCheck, tolerance: number, minimum: number, dryRun: boolean, why: string): CheckResult => ({
+  check,
+  applies: false,
+  dryRun,
+  verdict: 'inconclusive',
+  measure: check,
+  unit: check === 'maxLatencyRatio' ? 'ratio' : 'share',
+  sides: [],
+  estimate: null,
+  interval: null,
+  level: null,
+  tolerance,
+  minimum,
+  method: 'not measured',
+  look: null,
+  why,
+});
+
+/**
+ * Judges a step's checks on its totals at look `look` of the rollout (α spent over the looks): the
+ * error checks and the latency check need a native share, the diff checks a shadow share.
+ */
+export function judgeStep(
+  analysis: AnalysisConfig,
+  step: RolloutStep,
+  route: { shadow: number; noise: boolean },
+  totals: IntervalTally,
+  look: number,
+): StepVerdict {
+  const level = lookLevel(1 - analysis.confidence, look);
+  const minimum = analysis.minSamples;
+  const native = { side: 'native requests', count: totals.requests.native, events: totals.errors.native };
+  const translate = { side: 'translated requests', count: totals.requests.translate, events: totals.errors.translate };
+  const compared = { side: 'compared reads', count: totals.compared };
+  const servesNative = step.native > 0;
+  const shadows = (step.shadow ?? route.shadow) > 0;
+  const checks: CheckResult[] = [];
+  const add = (
+    check: AnalysisCheck,
+    measures: boolean,
+    why: string,
+    judge: (tolerance: number, common: { minimum: number; level: typeof level; look: number }) => Verdict,
+  ) => {
+    const tolerance = analysis[check];
+    if (tolerance === undefined) return;
+    const dryRun = analysis.dryRun.includes(check);
+    if (!measures) checks.push(notMeasured(check, tolerance, minimum, dryRun, why));
+    else checks.push({ check, applies: true, dryRun, ...judge(tolerance, { minimum, level, look }) });
+  };
+  const noNative = 'not measured at this step: it serves no native share';
+  const noShadow = 'not measured at this step: it compares no reads';
+  add('maxErrorRate', servesNative, noNative, (tolerance, c) => rateVerdict({ ...c, measure: 'native error rate', tolerance, side: native }));
+  add('maxErrorRateIncrease', servesNative, noNative, (tolerance, c) =>
+    rateIncreaseVerdict({ ...c, measure: 'native error rate − translated error rate', tolerance, a: native, b: translate }),
+  );
+  add('maxLatencyRatio', servesNative, noNative, (tolerance, c) =>
+    quantileRatioVerdict({
+      ...c,
+      measure: `native p${analysis.latencyQuantile * 100} / translated p${analysis.latencyQuantile * 100}`,
+      tolerance,
+      q: analysis.latencyQuantile,
+      a: { side: 'native requests', buckets: bucketsOf(totals.latency.native) },
+      b: { side: 'translated requests', buckets: bucketsOf(totals.latency.translate) },
+    }),
+  );
+  add('maxDiffRate', shadows, noShadow, (tolerance, c) =>
+    rateVerdict({ ...c, measure: 'share of compared reads with a reported difference', tolerance, side: { ...compared, events: totals.differed } }),
+  );
+  add('maxDiffRateIncrease', shadows, noShadow, (tolerance, c) =>
+    route.noise
+      ? rateIncreaseVerdict({
+          ...c,
+          measure: 'differing share of compared reads − of the noise arm',
+          tolerance,
+          a: { ...compared, events: totals.unequal },
+          b: { side: 'noise reads', count: totals.noise, events: totals.noiseUnequal },
+        })
+      : rateVerdict({ ...c, measure: 'differing share of compared reads (no noise arm)', tolerance, side: { ...compared, events: totals.unequal } }),
+  );
+  const acting = checks.filter((c) => c.applies && !c.dryRun);
+  const tested = checks.some((c) => c.interval !== null);
+  const failing = acting.find((c) => c.verdict === 'fail');
+  if (failing) return { verdict: 'fail', decidedBy: failing.check, checks, tested };
+  if (acting.length === 0) {
+    const counted = servesNative ? totals.requests.native : totals.compared;
+    return { verdict: counted < minimum ? 'inconclusive' : 'pass', decidedBy: counted < minimum ? 'minSamples' : null, checks, tested };
+  }
+  const open = acting.find((c) => c.verdict === 'inconclusive');
+  return open ? { verdict: 'inconclusive', decidedBy: open.check, checks, tested } : { verdict: 'pass', decidedBy: null, checks, tested };
+}
+
+/** A check's sides in words: `native requests 12 of 400 (3 %)`, `native requests p99 41 ms of 400`. */
+export function sidesText(c: Pick<Verdict, 'sides' | 'unit'>): string {
+  return c.sides
+    .map((s) =>
+      s.events === null
+        ? `${s.side}: ${s.estimate === null ? 'none' : `${s.estimate} ms`} of ${s.count}`
+        : `${s.side}: ${s.events} of ${s.count}${s.estimate === null ? '' : ` (${shown(s.estimate, 'share')})`}`,
+    )
+    .join(', ');
+}

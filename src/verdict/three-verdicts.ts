@@ -1,0 +1,184 @@
+import type { Level } from './look-level.js';
+import { normalQuantile } from './normal-quantile.js';
+import { type Bucket, countOf, quantileInterval, quantileOf } from './quantile-interval.js';
+import { type Bounds, newcombe, wilson } from './rate-interval.js';
+
+export type VerdictName = 'pass' | 'fail' | 'inconclusive';
+
+/** What one side of a check saw: how many, how many of them were events (errors, differing reads), the estimate. */
+export interface SideFigures {
+  side: string;
+  count: number;
+  events: number | null;
+  estimate: number | null;
+}
+
+/**
+ * A verdict with the numbers it was reached on: pass when the interval lies wholly below the
+ * tolerance, fail when wholly above, inconclusive otherwise or below the minimum sample of a side.
+ */
+export interface Verdict {
+  verdict: VerdictName;
+  /** what the estimate and the interval measure (`native error rate − translated error rate`) */
+  measure: string;
+  /** `share` (0 to 1) or `ratio` */
+  unit: 'share' | 'ratio';
+  sides: SideFigures[];
+  estimate: number | null;
+  interval: Bounds | null;
+  /** the interval's confidence (1 − the α of this look) */
+  level: number | null;
+  tolerance: number;
+  /** the minimum sample per side */
+  minimum: number;
+  method: string;
+  /** the look of the sequence this interval was built at (null: a single look) */
+  look: number | null;
+  why: string;
+}
+
+export const METHODS = {
+  rate: 'Wilson score interval',
+  rateIncrease: 'Newcombe hybrid score interval',
+  quantileRatio: 'order-statistic quantile intervals (Bonferroni)',
+} as const;
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** A share or a ratio as the words of a verdict show it. */
+export function shown(n: number | null, unit: Verdict['unit']): string {
+  if (n === null) return '∞';
+  if (unit === 'ratio') return `${(Math.round(n * 100) / 100).toString()}×`;
+  return `${(Math.round(n * 10_000) / 100).toString()} %`;
+}
+
+/** The three-way rule: wholly above the tolerance fails, wholly below passes. */
+export function verdictOf(interval: Bounds, tolerance: number): VerdictName {
+  if (interval.low > tolerance) return 'fail';
+  if (interval.high !== null && interval.high < tolerance) return 'pass';
+  return 'inconclusive';
+}
+
+function whyOf(v: VerdictName, interval: Bounds, tolerance: number, unit: Verdict['unit']): string {
+  const range = `[${shown(interval.low, unit)}, ${shown(interval.high, unit)}]`;
+  if (v === 'fail') return `the interval ${range} lies wholly above the tolerance ${shown(tolerance, unit)}`;
+  if (v === 'pass') return `the interval ${range} lies wholly below the tolerance ${shown(tolerance, unit)}`;
+  return `the interval ${range} holds the tolerance ${shown(tolerance, unit)}: more requests will decide`;
+}
+
+interface Common {
+  measure: string;
+  tolerance: number;
+  minimum: number;
+  level: Level;
+  look: number | null;
+}
+
+function short(base: Omit<Verdict, 'verdict' | 'why' | 'estimate' | 'interval' | 'level'>, sides: readonly SideFigures[]): Verdict | undefined {
+  const lacking = sides.find((s) => s.count < base.minimum);
+  if (!lacking) return undefined;
+  return {
+    ...base,
+    verdict: 'inconclusive',
+    estimate: null,
+    interval: null,
+    level: null,
+    why: `${lacking.count} of the ${base.minimum} ${lacking.side} needed (the minimum per side)`,
+  };
+}
+
+function decided(base: Omit<Verdict, 'verdict' | 'why' | 'interval' | 'level'>, interval: Bounds, level: Level): Verdict {
+  const rounded = { low: round(interval.low), high: interval.high === null ? null : round(interval.high) };
+  const verdict = verdictOf(interval, base.tolerance);
+  return { ...base, verdict, interval: rounded, level: round(level.confidence), why: whyOf(verdict, rounded, base.tolerance, base.unit) };
+}
+
+const figures = (side: string, count: number, events: number): SideFigures => ({
+  side,
+  count,
+  events,
+  estimate: count === 0 ? null : round(events / count),
+});
+
+/** One share (native errors of native requests) against a limit. */
+export function rateVerdict(c: Common & { side: { side: string; count: number; events: number } }): Verdict {
+  const sides = [figures(c.side.side, c.side.count, c.side.events)];
+  const base = { measure: c.measure, unit: 'share' as const, sides, tolerance: c.tolerance, minimum: c.minimum, method: METHODS.rate, look: c.look };
+  return short(base, sides) ?? decided({ ...base, estimate: sides[0]?.estimate ?? null }, wilson(c.side.events, c.side.count, c.level.z), c.level);
+}
+
+/** The difference of two shares (a − b: native errors against translated ones) against a tolerance. */
+export function rateIncreaseVerdict(
+  c: Common & { a: { side: string; count: number; events: number }; b: { side: string; count: number; events: number } },
+): Verdict {
+  const sides = [figures(c.a.side, c.a.count, c.a.events), figures(c.b.side, c.b.count, c.b.events)];
+  const base = { measure: c.measure, unit: 'share' as const, sides, tolerance: c.tolerance, minimum: c.minimum, method: METHODS.rateIncrease, look: c.look };
+  const estimate = round(c.a.events / Math.max(1, c.a.count) - c.b.events / Math.max(1, c.b.count));
+  return short(base, sides) ?? decided({ ...base, estimate }, newcombe(c.a, c.b, c.level.z), c.level);
+}
+
+/**
+ * The ratio of one side's `q` quantile to the other's (native p99 / translated p99) against a
+ * tolerance: each side's quantile interval at half the α, their ratio's bounds the ratios of
+ * opposite ends.
+ */
+export function quantileRatioVerdict(
+  c: Common & { q: number; a: { side: string; buckets: readonly Bucket[] }; b: { side: string; buckets: readonly Bucket[] } },
+): Verdict {
+  const side = (s: { side: string; buckets: readonly Bucket[] }): SideFigures => ({
+    side: s.side,
+    count: countOf(s.buckets),
+    events: null,
+    estimate: quantileOf(s.buckets, c.q),
+  });
+  const sides = [side(c.a), side(c.b)];
+  const base = { measure: c.measure, unit: 'ratio' as const, sides, tolerance: c.tolerance, minimum: c.minimum, method: METHODS.quantileRatio, look: c.look };
+  const lacking = short(base, sides);
+  if (lacking) return lacking;
+  const [qa, qb] = [sides[0]?.estimate ?? null, sides[1]?.estimate ?? null];
+  const estimate = qa !== null && qb !== null && qb > 0 ? round(qa / qb) : null;
+  // each quantile at α/2: both hold with 1 − α
+  const zHalf = halfAlphaZ(c.level);
+  const a = quantileInterval(c.a.buckets, c.q, zHalf);
+  const b = quantileInterval(c.b.buckets, c.q, zHalf);
+  const interval: Bounds = {
+    low: b.high === null || b.high === 0 ? 0 : a.low / b.high,
+    high: a.high === null || b.low === 0 ? null : a.high / b.low,
+  };
+  return decided({ ...base, estimate }, interval, c.level);
+}
+
+function halfAlphaZ(level: Level): number {
+  return normalQuantile(1 - level.alpha / 4);
+}
+
+/**
+ * How much a sample must grow to decide an inconclusive verdict if its shares stayed as they are:
+ * the smallest scale from `from` (at least 1) up to a thousand at which `at` is no longer
+ * inconclusive; null when none is (the estimate sits on the tolerance).
+ */
+export function growthToDecide(at: (scale: number) => VerdictName, from = 1): number | null {
+  let lo = Math.max(1, from);
+  if (at(lo) !== 'inconclusive') return lo;
+  let hi = 1000 * lo;
+  if (at(hi) === 'inconclusive') return null;
+  while (hi - lo > 0.001 * lo) {
+    const mid = (lo + hi) / 2;
+    if (at(mid) === 'inconclusive') lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The verdict of a share (one side) or a difference of shares (two) at a level, the counts scaled by `scale`. */
+export function scaledRateVerdict(
+  a: { count: number; events: number },
+  b: { count: number; events: number } | null,
+  tolerance: number,
+  level: Level,
+  scale: number,
+): VerdictName {
+  const sa = { count: a.count * scale, events: a.events * scale };
+  if (b === null) return verdictOf(wilson(sa.events, sa.count, level.z), tolerance);
+  return verdictOf(newcombe(sa, { count: b.count * scale, events: b.events * scale }, level.z), tolerance);
+}
