@@ -2,25 +2,31 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadMappings } from '../mapping/load-mappings.js';
 import { RouteTable } from '../mapping/route-table.js';
-import type { DiffReport } from '../shadow/diff-book.js';
+import { type DiffReport, REPORT_JUDGEMENT } from '../shadow/diff-book.js';
 import { renderReportHtml } from '../shadow/render-report.js';
 import { type ReplayRead, replayReads } from '../shadow/replay-reads.js';
+import { shown, sidesText } from '../verdict/three-verdicts.js';
 
 export const DIFF_USAGE = `Usage: v2proxy diff --requests <file.jsonl> --a <url> --b <url> --token <t> [--token-b <t>]
                     [--report <out.html>] [--json <out.json>] [--fail-over <percent>]
-                    [--max-errors <percent>] [--concurrency <n>] [--noise <percent>]
-                    [--ignore <field path>]... [--header '<name>: <value>']...
+                    [--min-reads <n>] [--max-errors <percent>] [--concurrency <n>]
+                    [--noise <percent>] [--ignore <field path>]... [--header '<name>: <value>']...
 
 Replays the reads recorded by RECORD_FILE against A and B, compares the answers as the live shadow
-does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary and writes
-the report. --ignore leaves a field path out of every comparison, as a rollout route's ignore does
-(createTime, groups[].createTime); --header goes to both sides with every read (say,
+does (with a noise baseline: --noise percent of reads also ask A twice), prints a summary and each
+differing field's verdict, and writes the report. A field fails when the 98 % interval of its share
+of compared reads that differ (less its noise arm's share) lies wholly above --fail-over percent
+(default 0), passes when wholly below, and is inconclusive otherwise or with fewer than --min-reads
+compared reads (default 200), listed with about how many more reads would decide it. --ignore
+leaves a field path out of every comparison, as a rollout route's ignore does (createTime,
+groups[].createTime); --header goes to both sides with every read (say,
 'x-v2proxy-backend: translate' when A is a proxy with a rollout file). Exit codes:
-  0  when the share of compared reads with a reported difference is at most --fail-over (default 0)
-  1  when it is above
+  0  no field fails, none is inconclusive
+  1  a field fails
   2  on bad usage (or a record file that cannot be read)
-  3  inconclusive: the record file has no valid line, no read could be compared, or more than
-     --max-errors percent (default 0) of the reads failed on either side (no answer, 401, 403, 5xx)
+  3  inconclusive: no field fails but one is inconclusive, the record file has no valid line, no
+     read could be compared, or more than --max-errors percent (default 0) of the reads failed on
+     either side (no answer, 401, 403, 5xx)
 `;
 
 /** The exit code of an inconclusive run: nothing (or too little) was compared to say 0 or 1. */
@@ -107,11 +113,11 @@ function summary(report: DiffReport): string {
     r.errors,
     r.skipped,
     r.fields
-      .filter((f) => f.reported)
+      .filter((f) => f.verdict.verdict === 'fail')
       .map((f) => f.path)
       .join(' '),
   ]);
-  const head = ['resource', 'operation', 'compared', 'matched', 'differed', 'errors', 'skipped', 'reported fields'];
+  const head = ['resource', 'operation', 'compared', 'matched', 'differed', 'errors', 'skipped', 'failing fields'];
   const all = [head, ...rows].map((row) => row.map(String));
   const widths = head.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
   return `${all
@@ -141,6 +147,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
         report: { type: 'string' },
         json: { type: 'string' },
         'fail-over': { type: 'string' },
+        'min-reads': { type: 'string' },
         'max-errors': { type: 'string' },
         concurrency: { type: 'string' },
         noise: { type: 'string' },
@@ -156,6 +163,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     token: string;
     tokenB: string;
     failOver: number;
+    minReads: number;
     maxErrors: number;
     concurrency: number;
     noise: number;
@@ -177,6 +185,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       token: opts.token,
       tokenB: opts['token-b'] ?? opts.token,
       failOver: number(opts['fail-over'], 'fail-over', 0, 100, 0),
+      minReads: Math.floor(number(opts['min-reads'], 'min-reads', 1, 1e9, REPORT_JUDGEMENT.minimum)),
       maxErrors: number(opts['max-errors'], 'max-errors', 0, 100, 0),
       concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
       noise: number(opts.noise, 'noise', 0, 100, 0),
@@ -202,7 +211,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   io.stderr(
     `replaying ${reads.length} reads${ignored > 0 ? ` (${ignored} lines ignored: not a recorded v2 read)` : ''} against A ${settings.a} and B ${settings.b}\n`,
   );
-  let shown = -1;
+  let told = -1;
   const result = await replayReads(reads, {
     a: { url: settings.a, token: settings.token },
     b: { url: settings.b, token: settings.tokenB },
@@ -210,11 +219,13 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     noisePercent: settings.noise,
     ignore: settings.ignore,
     headers: settings.headers,
+    tolerance: settings.failOver / 100,
+    judgement: { ...REPORT_JUDGEMENT, minimum: settings.minReads },
     progress: (done, total) => {
       const tenth = Math.floor((10 * done) / total);
       if (io.tty) io.stderr(`\r${done}/${total}${done === total ? '\n' : ''}`);
-      else if (tenth !== shown) {
-        shown = tenth;
+      else if (tenth !== told) {
+        told = tenth;
         io.stderr(`${done}/${total}\n`);
       }
     },
@@ -222,6 +233,11 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   io.stdout(summary(result.report));
   const share = result.compared === 0 ? 0 : (100 * result.differed) / result.compared;
   io.stdout(`${result.differed} of ${result.compared} compared reads (${share.toFixed(2)} %) show a reported difference; fail-over ${settings.failOver} %\n`);
+  const verdicts = fieldVerdicts(result.report);
+  if (verdicts.lines.length > 0)
+    io.stdout(
+      `field verdicts (${shown(REPORT_JUDGEMENT.level.confidence, 'share')} intervals, tolerance ${settings.failOver} % of compared reads, at least ${settings.minReads} reads):\n${verdicts.lines.join('\n')}\n`,
+    );
   const generatedAt = new Date().toISOString();
   if (opts.report) writeFileSync(opts.report, renderReportHtml(result.report, { title: `v2proxy diff: ${settings.a} vs ${settings.b}`, generatedAt }));
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result.report, null, 2)}\n`);
@@ -230,7 +246,36 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     io.stdout(`inconclusive: ${why}\n`);
     return INCONCLUSIVE;
   }
-  return share > settings.failOver ? 1 : 0;
+  if (verdicts.fail > 0) return 1;
+  if (verdicts.inconclusive > 0) {
+    io.stdout(`inconclusive: ${verdicts.inconclusive} field${verdicts.inconclusive === 1 ? '' : 's'} need more reads to decide\n`);
+    return INCONCLUSIVE;
+  }
+  return 0;
+}
+
+/** Each differing field's verdict as a line, failing ones first; and how many fail or are undecided. */
+function fieldVerdicts(report: DiffReport): { lines: string[]; fail: number; inconclusive: number } {
+  const fields = report.routes.flatMap((r) => r.fields.map((f) => ({ route: `${r.resource} ${r.operation}`, f })));
+  const rank = { fail: 0, inconclusive: 1, pass: 2 } as const;
+  fields.sort((a, b) => rank[a.f.verdict.verdict] - rank[b.f.verdict.verdict]);
+  const lines = fields.map(({ route, f }) => {
+    const v = f.verdict;
+    const more =
+      v.verdict !== 'inconclusive'
+        ? ''
+        : f.readsToDecide === null
+          ? '; no more reads would decide it'
+          : `; about ${f.readsToDecide} more reads would decide it`;
+    const numbers =
+      v.interval === null ? v.why : `${sidesText(v)}: ${shown(v.estimate, v.unit)} in [${shown(v.interval.low, v.unit)}, ${shown(v.interval.high, v.unit)}]`;
+    return `  ${v.verdict.padEnd(13)} ${route}  ${f.path}  ${numbers}${more}`;
+  });
+  return {
+    lines,
+    fail: fields.filter((x) => x.f.verdict.verdict === 'fail').length,
+    inconclusive: fields.filter((x) => x.f.verdict.verdict === 'inconclusive').length,
+  };
 }
 
 /** Why a replay says nothing either way, if it does not. */

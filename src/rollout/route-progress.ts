@@ -1,6 +1,7 @@
 import { type AnalysisCheck, type AnalysisConfig, type Duration, durationMs, type RolloutStep } from './rollout-config.js';
 import { addTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from './interval-tally.js';
-import { type CheckResult, judgeStep, sidesText } from './step-analysis.js';
+import { sidesText } from '../verdict/three-verdicts.js';
+import { type CheckResult, judgeStep } from './step-analysis.js';
 
 /** A progressive route as the state machine reads it: its steps, their analysis, and the route's own shadow share. */
 export interface Schedule {

@@ -1,5 +1,5 @@
 import { lookLevel } from '../verdict/look-level.js';
-import { quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, shown, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
+import { quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
 import type { AnalysisCheck, AnalysisConfig, RolloutStep } from './rollout-config.js';
 import { bucketsOf, type IntervalTally } from './interval-tally.js';
 
@@ -109,15 +109,4 @@ export function judgeStep(
   }
   const open = acting.find((c) => c.verdict === 'inconclusive');
   return open ? { verdict: 'inconclusive', decidedBy: open.check, checks, tested } : { verdict: 'pass', decidedBy: null, checks, tested };
-}
-
-/** A check's sides in words: `native requests 12 of 400 (3 %)`, `native requests p99 41 ms of 400`. */
-export function sidesText(c: Pick<Verdict, 'sides' | 'unit'>): string {
-  return c.sides
-    .map((s) =>
-      s.events === null
-        ? `${s.side}: ${s.estimate === null ? 'none' : `${s.estimate} ms`} of ${s.count}`
-        : `${s.side}: ${s.events} of ${s.count}${s.estimate === null ? '' : ` (${shown(s.estimate, 'share')})`}`,
-    )
-    .join(', ');
 }

@@ -1,6 +1,6 @@
 import { answerBody } from './answer-body.js';
 import { type ComparedAnswer, compareAnswers } from './compare-answers.js';
-import { DEFAULT_THRESHOLDS, DiffBook, type DiffReport } from './diff-book.js';
+import { DEFAULT_THRESHOLDS, DiffBook, type DiffReport, REPORT_JUDGEMENT, type ReportJudgement } from './diff-book.js';
 
 export interface ReplayTarget {
   url: string;
@@ -61,6 +61,10 @@ export async function replayReads(
     /** sent with every read to both sides (say, `x-v2proxy-backend: translate` to a proxy) */
     headers?: Readonly<Record<string, string>>;
     sampleValues?: boolean;
+    /** the share of compared reads a field may differ by (the fields' verdicts' tolerance; default the live report's 0.03 %) */
+    tolerance?: number;
+    /** how the fields' verdicts are reached (default: one look at 98 %, at least 200 reads) */
+    judgement?: ReportJudgement;
     random?: () => number;
     progress?: (done: number, total: number) => void;
   },
@@ -78,6 +82,7 @@ export async function replayReads(
     if (why !== undefined) side[why] = (side[why] ?? 0) + 1;
   };
   const ignore = opts.ignore ?? [];
+  const thresholds = { ...DEFAULT_THRESHOLDS, absolute: opts.tolerance ?? DEFAULT_THRESHOLDS.absolute };
   const attempt = (target: ReplayTarget, r: ReplayRead) => read(target, r.url, r.requestId, opts.headers ?? {}).catch(() => undefined);
   const worker = async () => {
     for (;;) {
@@ -101,7 +106,7 @@ export async function replayReads(
         } else {
           if (again && failureOf(again) === undefined) book.noise(r.resource, r.operation, compareAnswers(a, again, ignore));
           compared += 1;
-          if (book.compared(r.resource, r.operation, DEFAULT_THRESHOLDS, { requestId: r.requestId, url: r.url }, compareAnswers(a, b, ignore))) differed += 1;
+          if (book.compared(r.resource, r.operation, thresholds, { requestId: r.requestId, url: r.url }, compareAnswers(a, b, ignore))) differed += 1;
         }
       }
       done += 1;
@@ -109,5 +114,5 @@ export async function replayReads(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
-  return { report: book.report(), compared, differed, replayed, failed, failures };
+  return { report: book.report(opts.judgement ?? REPORT_JUDGEMENT), compared, differed, replayed, failed, failures };
 }

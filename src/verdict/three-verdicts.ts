@@ -59,6 +59,17 @@ export function verdictOf(interval: Bounds, tolerance: number): VerdictName {
   return 'inconclusive';
 }
 
+/** A check's sides in words: `native requests 12 of 400 (3 %)`, `native requests p99 41 ms of 400`. */
+export function sidesText(c: Pick<Verdict, 'sides'>): string {
+  return c.sides
+    .map((s) =>
+      s.events === null
+        ? `${s.side}: ${s.estimate === null ? 'none' : `${s.estimate} ms`} of ${s.count}`
+        : `${s.side}: ${s.events} of ${s.count}${s.estimate === null ? '' : ` (${shown(s.estimate, 'share')})`}`,
+    )
+    .join(', ');
+}
+
 function whyOf(v: VerdictName, interval: Bounds, tolerance: number, unit: Verdict['unit']): string {
   const range = `[${shown(interval.low, unit)}, ${shown(interval.high, unit)}]`;
   if (v === 'fail') return `the interval ${range} lies wholly above the tolerance ${shown(tolerance, unit)}`;

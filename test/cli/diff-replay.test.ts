@@ -96,7 +96,7 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     ]);
     expect(run.stderr).toMatch(/^replaying 4 reads against A http:\/\/127\.0\.0\.1:\d+ and B http:\/\/127\.0\.0\.1:\d+\n/);
     expect(run.stderr).toMatch(/4\/4\n$/);
-    expect(run.stdout).toMatch(/^resource\s+operation\s+compared\s+matched\s+differed\s+errors\s+skipped\s+reported fields\n/);
+    expect(run.stdout).toMatch(/^resource\s+operation\s+compared\s+matched\s+differed\s+errors\s+skipped\s+failing fields\n/);
     expect(run.stdout).toMatch(/^tags\s+get\s+3\s+3\s+0\s+0\s+0$/m);
     expect(run.stdout).toContain('0 of 4 compared reads (0.00 %) show a reported difference; fail-over 0 %');
     expect(run.code).toBe(0);
@@ -108,23 +108,63 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     ).toEqual(['tags get', 'tags list']);
   });
 
-  it('exits 1 when the share of reads with a reported difference passes --fail-over, and 0 once the threshold allows it', async () => {
+  it('exits 1 when a field fails, 3 while a field is inconclusive (with how many more reads would decide it), 0 with none differing', async () => {
     await call(emu.url, 'POST', '/__emulator/faults', {
       token: DEV_TOKEN,
       body: { rules: [{ prefix: '/iam/v2beta1/groups', set: { description: 'planted' } }] },
     });
     try {
       const json = join(dir, 'all.json');
-      const strict = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--json', json]);
+      // a handful of reads: under the default minimum (200) every differing field is inconclusive
+      const few = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN]);
+      expect(few.code).toBe(3);
+      expect(few.stdout).toMatch(
+        /^ {2}inconclusive {2}groups get {2}description {2}2 of the 200 compared reads needed \(the minimum per side\); about 198 more reads would decide it$/m,
+      );
+      expect(few.stdout).toMatch(/^inconclusive: \d+ fields need more reads to decide$/m);
+      const strict = await diffCli([
+        '--requests',
+        frozen,
+        '--a',
+        proxy.url,
+        '--b',
+        emu.v2Url as string,
+        '--token',
+        DEV_TOKEN,
+        '--json',
+        json,
+        '--min-reads',
+        '1',
+      ]);
       expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/^ {2}fail {10}groups get {2}description {2}compared reads: 2 of 2 \(100 %\): 100 % in \[\d+(\.\d+)? %, 100 %\]$/m);
       // the continued page is skipped; groups differ (planted description, synthesized times), tags match
       expect(strict.stdout).toMatch(/^groups\s+list\s+1\s+0\s+1\s+0\s+1\s+.*groups\[\]\.description/m);
       expect(strict.stdout).toContain('3 of 7 compared reads (42.86 %) show a reported difference; fail-over 0 %');
       const report = JSON.parse(readFileSync(json, 'utf8'));
       const get = report.routes.find((r: { resource: string; operation: string }) => r.resource === 'groups' && r.operation === 'get');
-      expect(get.fields.find((f: { path: string }) => f.path === 'description')).toMatchObject({ kind: 'value', differences: 2, reported: true });
-      const lenient = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, '--fail-over', '50']);
-      expect(lenient.code).toBe(0);
+      expect(get.fields.find((f: { path: string }) => f.path === 'description')).toMatchObject({
+        kind: 'value',
+        differences: 2,
+        verdict: { verdict: 'fail', tolerance: 0, minimum: 1, level: 0.98, method: 'Wilson score interval' },
+      });
+      // a tolerance of 50 %: two of two reads cannot tell a share above it from one below
+      const lenient = await diffCli([
+        '--requests',
+        frozen,
+        '--a',
+        proxy.url,
+        '--b',
+        emu.v2Url as string,
+        '--token',
+        DEV_TOKEN,
+        '--fail-over',
+        '50',
+        '--min-reads',
+        '1',
+      ]);
+      expect(lenient.code).toBe(3);
+      expect(lenient.stdout).toMatch(/^ {2}inconclusive {2}groups get {2}description {2}compared reads: 2 of 2 .*; about \d+ more reads would decide it$/m);
       // the fields that differ by design (or by the planted fault) left out: nothing is reported
       const ignoring = ['description', 'createTime', 'updateTime'].flatMap((f) => ['--ignore', f, '--ignore', `groups[].${f}`]);
       const ignored = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, ...ignoring]);
@@ -161,7 +201,9 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
       const strict = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN, '--fail-over', '100']);
       expect(strict.code).toBe(3);
       expect(strict.stdout).toMatch(/^inconclusive: 4 of 7 reads failed \(57\.14 %; A: none; B: 503 ×4\), above --max-errors 0 %$/m);
-      const allowed = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN, '--fail-over', '100', '--max-errors', '60']);
+      // (the times v1 does not keep left out: nothing else differs)
+      const times = ['createTime', 'updateTime'].flatMap((f) => ['--ignore', f, '--ignore', `groups[].${f}`]);
+      const allowed = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', native, '--token', DEV_TOKEN, '--max-errors', '60', ...times]);
       expect(allowed.code).toBe(0);
       expect(allowed.stdout).not.toMatch(/inconclusive/);
     } finally {
