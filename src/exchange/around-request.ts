@@ -50,7 +50,8 @@ export const counted = (metrics: ProxyMetrics): Interceptor =>
 /** An answer the pipeline made feeds the rollout's analysis (errors, latency) of its route. */
 export const fed = (rollout: RolloutTraffic): Interceptor =>
   afterAnswer((call) => {
-    if (call.exchanged) rollout.answered(call.decision, call.side === 'native' ? 'native' : 'translate', call.status >= 500, seconds(call));
+    if (call.exchanged)
+      rollout.answered(call.decision, call.resource, call.operation, call.side === 'native' ? 'native' : 'translate', call.status >= 500, seconds(call));
   });
 
 /** A v2 read, as the record file keeps it (a read an operator forced to a side is marked: it is nobody's evidence). */

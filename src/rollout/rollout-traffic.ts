@@ -1,5 +1,6 @@
 import type { ControlPlane } from './control-plane.js';
 import { type Backend, type Decision, type DecisionInput, decideBackend } from './decide-backend.js';
+import type { FleetTraffic } from './fleet-traffic.js';
 import type { GuardAccountant } from './guard-accountant.js';
 import type { ShadowComparison } from './interval-tally.js';
 import type { OverrideSecret } from './override-secret.js';
@@ -26,6 +27,7 @@ export class RolloutTraffic {
       control: ControlPlane;
       guard: GuardAccountant;
       runner: ProgressRunner;
+      fleetTraffic: FleetTraffic;
       nativeBackend: boolean;
       overrideSecret: OverrideSecret | undefined;
       now(): number;
@@ -52,8 +54,9 @@ export class RolloutTraffic {
     if (d?.route && d.evidence) this.deps.guard.native(d.route, failed);
   }
 
-  /** A request answered, how and how fast: for a progressive route's analysis. */
-  answered(d: Decision | undefined, side: Backend, failed: boolean, seconds: number): void {
+  /** A v2 request answered, how and how fast: the fleet's traffic figures, and a progressive route's analysis. */
+  answered(d: Decision | undefined, resource: string, operation: string, side: Backend, failed: boolean, seconds: number): void {
+    this.deps.fleetTraffic.count(resource, operation, side, failed, seconds * 1000);
     const route = d?.route;
     if (!route?.schedule || !d?.evidence) return;
     this.deps.runner.served({ key: route.key, schedule: route.schedule, progress: route.progress }, side, failed, seconds * 1000);

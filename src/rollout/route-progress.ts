@@ -164,7 +164,10 @@ export function judgeInterval(schedule: Schedule, p: RouteProgress, at: { index:
   const step = Math.min(Math.max(p.step, 0), schedule.steps.length - 1);
   const totals = tallyOf(p.observed ?? {});
   addTally(totals, tally);
-  const look = (Number.isInteger(p.looks) ? p.looks : 0) + 1;
+  const looks = Number.isInteger(p.looks) ? p.looks : 0;
+  // an interval that saw nothing new is the same data at the same look, not another look
+  const fresh = tally.requests.native + tally.requests.translate + tally.compared + tally.noise > 0;
+  const look = fresh || looks === 0 ? looks + 1 : looks;
   const judged = judgeStep(schedule.analysis, schedule.steps[step] as RolloutStep, schedule, totals, look);
   return {
     step,
@@ -176,7 +179,7 @@ export function judgeInterval(schedule: Schedule, p: RouteProgress, at: { index:
     compared: tally.compared,
     differed: tally.differed,
     diffRate: rateOf(tally.differed, tally.compared),
-    look: judged.tested ? look : look - 1,
+    look: judged.tested ? look : looks,
     verdict: judged.verdict,
     decidedBy: judged.decidedBy,
     checks: judged.checks,

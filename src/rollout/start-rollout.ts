@@ -18,6 +18,7 @@ import { ProgressRunner } from './progress-runner.js';
 import type { KnownRoutes } from './rollout-config.js';
 import { type FileRead, readRolloutFile, RolloutFileError, watchRolloutFile } from './rollout-file-source.js';
 import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
+import { FleetTraffic, type TrafficRow } from './fleet-traffic.js';
 import { rolloutStatus } from './rollout-status.js';
 import { RolloutTraffic } from './rollout-traffic.js';
 
@@ -64,6 +65,8 @@ export interface Rollout {
   /** rereads the rollout file (an explicit act by `actor`) and publishes it when it changed */
   reload(actor: string): Promise<{ ok: true } | { ok: false; error: string }>;
   status(): Record<string, unknown>;
+  /** every known resource's operations with their route, shares, and what each side served in the fleet's last minutes */
+  fleetTraffic(): Promise<TrafficRow[]>;
   fleetStatus(): FleetSyncStatus | undefined;
   watch(): void;
   stop(): void;
@@ -141,10 +144,16 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     },
     failed: (what, err) => events.error(`rollout: progressive analysis: ${what} failed: ${(err as Error).message}`),
   });
+  const fleetTraffic = new FleetTraffic({
+    counters: analysisCounters,
+    now,
+    failed: (err) => events.error(`rollout: the fleet's traffic figures: sending them failed: ${(err as Error).message}`),
+  });
   const traffic = new RolloutTraffic({
     control,
     guard,
     runner,
+    fleetTraffic,
     nativeBackend: opts.nativeBackend !== undefined,
     overrideSecret: opts.overrideSecret ? new OverrideSecret(opts.overrideSecret) : undefined,
     now,
@@ -167,6 +176,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     events.warn('rollout: allowOverride is on but ROLLOUT_OVERRIDE_SECRET is not set: the override header is ignored');
   guard.start();
   runner.start();
+  fleetTraffic.start();
   const progressiveStore = fleet ? 'redis' : 'memory';
   if (!fleet && control.snapshot.routes.some((r) => r.schedule))
     events.info("rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart");
@@ -196,6 +206,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     sync,
     reload,
     fleetStatus: () => sync?.status(),
+    fleetTraffic: () => fleetTraffic.rows(opts.known, control.snapshot, opts.nativeBackend !== undefined),
     status: () =>
       rolloutStatus(control.snapshot, {
         now: now(),
@@ -223,6 +234,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
       sync?.stop();
       guard.stop();
       runner.stop();
+      fleetTraffic.stop();
     },
   };
 }

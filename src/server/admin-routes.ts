@@ -77,7 +77,7 @@ export interface AdminDeps {
   rollout: Rollout;
   metrics: ProxyMetrics;
   /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
-  diffs: { report(): Promise<DiffReport>; reset(): Promise<void> };
+  diffs: { report(): Promise<DiffReport>; since(): Promise<number>; reset(): Promise<void> };
   /** the fleet's replicas (this replica's own view while Redis is away) */
   fleet(): Promise<Record<string, unknown>>;
 }
@@ -136,6 +136,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         const nonce = randomBytes(16).toString('base64');
         const view: ConsoleView = {
           status: rollout.status() as unknown as ConsoleView['status'],
+          traffic: await rollout.fleetTraffic(),
           fleet: (await deps.fleet()) as unknown as ConsoleView['fleet'],
           audit: rollout.trail.query({ limit: 20 }),
           operator: req.operator as Operator,
@@ -145,7 +146,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         return page(reply, renderConsoleHtml(view), nonce);
       },
     ],
-    ['GET /admin/rollout', async () => rollout.status()],
+    ['GET /admin/rollout', async () => ({ ...rollout.status(), traffic: await rollout.fleetTraffic() })],
     ['GET /admin/fleet', async () => deps.fleet()],
     [
       'GET /admin/audit',
@@ -162,8 +163,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     ],
     [
       'GET /admin/diff',
-      async (_req, reply) =>
-        page(reply, renderReportHtml(await deps.diffs.report(), { title: 'v2proxy: translation vs native', generatedAt: new Date().toISOString() })),
+      async (_req, reply) => {
+        const nonce = randomBytes(16).toString('base64');
+        const [report, since] = await Promise.all([deps.diffs.report(), deps.diffs.since()]);
+        const html = renderReportHtml(report, {
+          title: 'v2proxy: translation vs native',
+          generatedAt: new Date().toISOString(),
+          live: { since: new Date(since).toISOString(), console: '/admin', reset: '/admin/diff/reset', nonce },
+        });
+        return page(reply, html, nonce);
+      },
     ],
     ['GET /admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(await deps.diffs.report())],
     ['POST /admin/rollout/kill', (req) => kill(req, true)],

@@ -390,12 +390,16 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     unsent?.reset();
     unsentBatches = [];
   });
+  // this replica's report began when it started, or at its last reset
+  let diffsSince = Date.now();
   const diffReport = {
     report: async () => (fleetDiffs ? reportOf(await fleetDiffs.routes()) : diffs.report()),
+    since: async () => (fleetDiffs ? ((await fleetDiffs.since()) ?? diffsSince) : diffsSince),
     reset: async () => {
       diffs.reset();
+      diffsSince = Date.now();
       if (!fleetDiffs) return;
-      await fleetDiffs.reset();
+      await fleetDiffs.reset(diffsSince);
       channel?.publish(DIFF_RESET_TOPIC, '');
     },
   };

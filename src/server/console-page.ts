@@ -1,6 +1,8 @@
 import { type AdminRole, type Operator, roleAllows } from '../auth/admin-operators.js';
 import type { AuditRecord } from '../rollout/control-document.js';
-import { escapeHtml as esc } from '../shadow/render-report.js';
+import { RECENT_MINUTES, type SideTraffic, type TrafficRow } from '../rollout/fleet-traffic.js';
+import { anchorOf, escapeHtml as esc } from '../shadow/render-report.js';
+import { shown, sidesText, type Verdict } from '../verdict/three-verdicts.js';
 
 interface Interval {
   step: number;
@@ -13,8 +15,16 @@ interface Interval {
   decidedBy: string | null;
 }
 
+interface CheckView extends Verdict {
+  check: string;
+  applies: boolean;
+  dryRun: boolean;
+}
+
 interface Progress {
   state: string;
+  checks: CheckView[];
+  look: number;
   step: number;
   steps: number;
   failures: number;
@@ -31,6 +41,7 @@ interface RouteView {
   shadow: number;
   effectiveNative: number;
   rolledBack: boolean;
+  lastRollback: { at: string; until: string; ended: boolean; why: string } | null;
   approval: { action: string; toNative: number; requestedBy: string; at: string; reason: string; expiresAt: string } | null;
   progress: Progress | null;
 }
@@ -47,6 +58,8 @@ export interface ConsoleView {
     replicas: { id: string; address: string; version: number; stale: boolean; uptimeSeconds: number; drift?: boolean }[];
     note?: string;
   } | null;
+  /** every resource's operations: route, shares, and what each side served in the fleet's last minutes */
+  traffic: TrafficRow[];
   /** the last changes, newest first */
   audit: AuditRecord[];
   /** who is looking: the buttons are those their role allows */
@@ -90,6 +103,8 @@ const ACTIONS: Record<string, string[]> = {
   shadowing: ['promote', 'pause', 'abort'],
   progressing: ['promote', 'pause', 'abort'],
   paused: ['promote', 'resume', 'abort'],
+  // held by the analysis until it can decide: an operator may still move it on, hold it or abort it
+  waiting: ['promote', 'pause', 'abort'],
   promoted: ['abort'],
   aborted: ['retry'],
 };
@@ -106,14 +121,47 @@ function approvalPart(r: RouteView, operator: Operator): string {
   }): waiting for a second operator until ${esc(a.expiresAt)}${mine ? '; another operator must approve it' : ''}.</p>`;
 }
 
+/** Each check's latest verdict with its numbers: per side the count and the events, the estimate, the interval and its level, the tolerance, the method. */
+function checksPart(checks: CheckView[]): string {
+  if (checks.length === 0) return '';
+  const items = checks
+    .map((c) => {
+      const head = `<code>${esc(c.check)}</code>${c.dryRun ? ' (dry run)' : ''} <span class="verdict ${esc(c.verdict)}">${c.applies ? esc(c.verdict) : 'not measured'}</span>`;
+      if (!c.applies) return `<li data-check="${esc(c.check)}" class="meta">${head}</li>`;
+      const numbers =
+        c.interval === null
+          ? esc(c.why)
+          : `${esc(c.measure)} ${esc(shown(c.estimate, c.unit))} in [${esc(shown(c.interval.low, c.unit))}, ${esc(shown(c.interval.high, c.unit))}] at ${esc(
+              shown(c.level, 'share'),
+            )}, tolerance ${esc(shown(c.tolerance, c.unit))}`;
+      return `<li data-check="${esc(c.check)}" title="${esc(c.method)}">${head}: ${numbers}<br><span class="sides">${esc(sidesText(c))}</span></li>`;
+    })
+    .join('');
+  return `<ul class="checks">${items}</ul>`;
+}
+
+/** The guard's last rollback: why and until when, also once it is over. */
+function rollbackPart(r: RouteView): string {
+  const b = r.lastRollback;
+  if (!b) return '';
+  return `<p class="${b.ended ? 'meta' : 'abort'} rollback">${b.ended ? 'Last rollback by the guard' : '<strong>Rolled back by the guard</strong>'} at ${esc(b.at)}: ${esc(b.why)}; ${
+    b.ended ? 'ended' : 'until'
+  } ${esc(b.until)}.</p>`;
+}
+
+/** Links to the diff report's section of each operation a route serves. */
+function diffLinks(r: RouteView): string {
+  return r.operations.map((op) => `<a href="/admin/diff#${esc(anchorOf('diff', r.resource, op))}">diffs of ${esc(op)}</a>`).join(' · ');
+}
+
 function routeCard(r: RouteView, operator: Operator): string {
   const ops = r.operations.join(',');
   const name = `${r.resource} ${r.operations.join(', ')}`;
   const p = r.progress;
   if (!p) {
-    return `<section class="route fixed" data-route="${esc(`${r.resource}/${ops}`)}"><h2>${esc(name)}</h2><p><span class="state">fixed share</span> native ${r.effectiveNative} % of callers${
-      r.rolledBack ? ' · <strong>rolled back by the guard</strong>' : ''
-    } · shadow ${r.shadow} %</p></section>`;
+    return `<section class="route fixed" data-route="${esc(`${r.resource}/${ops}`)}"><h2>${esc(name)}</h2><p><span class="state">fixed share</span> native <strong>${r.effectiveNative} %</strong> of callers${
+      r.effectiveNative !== r.native ? ` (target: ${r.native} %)` : ''
+    }${r.rolledBack ? ' · <strong>rolled back by the guard</strong>' : ''} · shadow ${r.shadow} % · ${diffLinks(r)}</p>${rollbackPart(r)}</section>`;
   }
   const path = `/admin/rollout/routes/${encodeURIComponent(r.resource)}/${encodeURIComponent(ops)}`;
   const buttons = (ACTIONS[p.state] ?? [])
@@ -125,7 +173,14 @@ function routeCard(r: RouteView, operator: Operator): string {
     .join('');
   const iv = p.intervals;
   const charts = [
-    chart('native error rate', [{ label: 'native', values: iv.map((i) => i.errorRate.native), color: '#c62828' }], percent),
+    chart(
+      'error rate',
+      [
+        { label: 'translated', values: iv.map((i) => i.errorRate.translate), color: '#1565c0' },
+        { label: 'native', values: iv.map((i) => i.errorRate.native), color: '#c62828' },
+      ],
+      percent,
+    ),
     chart(
       'p99 latency',
       [
@@ -138,19 +193,44 @@ function routeCard(r: RouteView, operator: Operator): string {
   ].join('');
   const last = iv.at(-1);
   const verdict = last
-    ? `last interval: <span class="verdict ${esc(last.verdict)}">${esc(last.verdict)}</span>${last.decidedBy ? ` (${esc(last.decidedBy)})` : ''}`
+    ? `the step so far: <span class="verdict ${esc(last.verdict)}">${esc(last.verdict)}</span>${last.decidedBy ? ` (${esc(last.decidedBy)})` : ''}`
     : 'no interval judged yet';
   return `<section class="route" data-route="${esc(`${r.resource}/${ops}`)}" data-state="${esc(p.state)}">
 <h2>${esc(name)} <span class="state s-${esc(p.state)}">${esc(p.state)}</span></h2>
 <p class="facts"><span class="step">step ${p.step} of ${p.steps}</span> · native <strong>${r.effectiveNative} %</strong>${
     r.effectiveNative !== r.native ? ` (step: ${r.native} %)` : ''
   } · shadow ${r.shadow} % · failures in a row ${p.failures} · ${verdict}</p>
-<p class="reason">${esc(p.reason)}</p>
+<p class="reason">${p.state === 'waiting' ? "<strong>Waiting for the analysis to decide</strong> (not an operator's pause): " : ''}${esc(p.reason)}</p>
 ${approvalPart(r, operator)}
 ${p.lastAbort ? `<p class="abort">Last abort (${esc(p.lastAbort.at)}): ${esc(p.lastAbort.reason)}</p>` : ''}
+${rollbackPart(r)}
+${checksPart(p.checks)}
 <div class="charts">${charts}</div>
+<p class="meta">${diffLinks(r)}</p>
 <div class="actions">${buttons}</div>
 </section>`;
+}
+
+const rate = (t: SideTraffic) => (t.errorRate === null ? '–' : percent(t.errorRate));
+const p99 = (t: SideTraffic) => (t.p99Ms === null ? '–' : ms(t.p99Ms));
+
+/** Every resource's operations, routed or not: target and effective native share, and per side what the fleet served, failed and how slow. */
+function trafficPart(rows: TrafficRow[]): string {
+  // what a route serves or what was served first, then the rest
+  const busy = (t: TrafficRow) => t.route !== null || t.sides.translate.served + t.sides.native.served > 0;
+  const body = [...rows.filter(busy), ...rows.filter((t) => !busy(t))]
+    .map(
+      (t) =>
+        `<tr id="${esc(anchorOf('traffic', t.resource, t.operation))}" data-traffic="${esc(`${t.resource} ${t.operation}`)}"><td>${esc(t.resource)}</td><td>${esc(t.operation)}</td><td>${
+          t.route === null ? '<span class="meta">none: translated</span>' : `<code>${esc(t.route)}</code>`
+        }</td><td class="n">${t.native} %</td><td class="n">${t.effectiveNative} %</td><td class="n">${t.sides.translate.served}</td><td class="n">${t.sides.native.served}</td><td class="n">${rate(
+          t.sides.translate,
+        )}</td><td class="n">${rate(t.sides.native)}</td><td class="n">${p99(t.sides.translate)}</td><td class="n">${p99(t.sides.native)}</td><td><a href="/admin/diff#${esc(
+          anchorOf('diff', t.resource, t.operation),
+        )}">diffs</a></td></tr>`,
+    )
+    .join('');
+  return `<div class="scroll"><table class="traffic"><thead><tr><th rowspan="2">resource</th><th rowspan="2">operation</th><th rowspan="2">route</th><th colspan="2">native share</th><th colspan="2">served</th><th colspan="2">error rate</th><th colspan="2">p99</th><th rowspan="2"></th></tr><tr><th>target</th><th>effective</th><th>translated</th><th>native</th><th>translated</th><th>native</th><th>translated</th><th>native</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function fleetPart(fleet: NonNullable<ConsoleView['fleet']>): string {
@@ -227,8 +307,9 @@ header{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}h1{font
 .route{background:#fff;border:1px solid #dde;border-radius:8px;padding:.8rem 1rem;min-width:0}
 .state{display:inline-block;border-radius:.7rem;padding:0 .55rem;font-size:.8rem;background:#e3e6ee;font-weight:600}
 .s-progressing{background:#e3f2fd;color:#0d47a1}.s-shadowing{background:#ede7f6;color:#4527a0}.s-paused{background:#fff8e1;color:#8d5b00}
-.s-promoted{background:#e8f5e9;color:#1b5e20}.s-aborted{background:#ffebee;color:#b71c1c}
+.s-promoted{background:#e8f5e9;color:#1b5e20}.s-waiting{background:#f1f3f4;color:#37474f}.s-aborted{background:#ffebee;color:#b71c1c}
 .facts{margin:.2rem 0}.approval{color:#8d5b00}.abort{color:#b71c1c}.verdict.fail{color:#b71c1c}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8d5b00}
+ul.checks{margin:.3rem 0 .5rem;padding-left:1.1rem}ul.checks li{margin:.15rem 0;overflow-wrap:anywhere}.sides{color:#5a6170;font-size:.85rem}
 .charts{display:grid;align-items:end;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:.6rem}
 figure.chart{margin:0}figcaption{font-size:.78rem;color:#5a6170}.last{display:block;overflow-wrap:anywhere}
 svg{display:block;width:100%;height:48px;background:#fafbfd;border:1px solid #eef}.none{font-size:.8rem;color:#999;margin:.3rem 0}
@@ -246,6 +327,8 @@ ${status.progressive ? `<p class="meta">Progressive routes: ${esc(status.progres
 ${status.lastError ? `<p class="abort">The rollout file was refused: ${esc(status.lastError)}</p>` : ''}
 <p id="said" role="status"></p>
 <div class="routes">${routes}</div>
+<h2>Traffic, the fleet's last ${RECENT_MINUTES} minutes</h2>
+${trafficPart(view.traffic)}
 <h2>Replicas</h2>
 ${view.fleet ? fleetPart(view.fleet) : '<p class="meta">A single replica: REDIS_URL is not set.</p>'}
 <h2>Last changes</h2>

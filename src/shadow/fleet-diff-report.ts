@@ -10,6 +10,7 @@ local d = cjson.decode(ARGV[2])
 local maxFields = tonumber(ARGV[5])
 local maxSamples = tonumber(ARGV[6])
 redis.call('SADD', ARGV[3], ARGV[4])
+redis.call('SET', ARGV[8], ARGV[9], 'NX')
 local c = p .. ':counts'
 for _, k in ipairs({'compared', 'matched', 'differed', 'noiseReads', 'errors', 'skipped'}) do
   if d[k] > 0 then redis.call('HINCRBY', c, k, d[k]) end
@@ -50,7 +51,19 @@ export class FleetDiffReport {
     const pipeline = this.redis.pipeline();
     for (const d of deltas) {
       const id = JSON.stringify([d.resource, d.operation]);
-      pipeline.eval(ADD, 0, this.routeKey(d.resource, d.operation), JSON.stringify(d), `${this.prefix}:routes`, id, MAX_FIELDS, MAX_SAMPLES, OVERFLOW);
+      pipeline.eval(
+        ADD,
+        0,
+        this.routeKey(d.resource, d.operation),
+        JSON.stringify(d),
+        `${this.prefix}:routes`,
+        id,
+        MAX_FIELDS,
+        MAX_SAMPLES,
+        OVERFLOW,
+        `${this.prefix}:since`,
+        Date.now(),
+      );
     }
     const results = await onRedis(() => pipeline.exec());
     const failed = results?.find(([err]) => err);
@@ -90,9 +103,16 @@ export class FleetDiffReport {
     });
   }
 
-  /** Empties the fleet's report. */
-  async reset(): Promise<void> {
+  /** When the fleet's report began: its last reset, or the first read booked after it (null: nothing booked yet). */
+  async since(): Promise<number | null> {
+    const at = Number(await onRedis(() => this.redis.get(`${this.prefix}:since`)));
+    return Number.isFinite(at) && at > 0 ? at : null;
+  }
+
+  /** Empties the fleet's report: a new window begins now. */
+  async reset(now = Date.now()): Promise<void> {
     await onRedis(async () => {
+      await this.redis.set(`${this.prefix}:since`, now);
       const ids = (await this.redis.smembers(`${this.prefix}:routes`)).map((id) => JSON.parse(id) as [string, string]);
       for (const [resource, operation] of ids) {
         const key = this.routeKey(resource, operation);

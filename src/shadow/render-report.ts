@@ -40,29 +40,54 @@ function fieldRow(f: FieldReport): string {
   return `<tr class="${esc(f.verdict.verdict)}" data-path="${esc(f.path)}"><td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${verdictCell(f)}</td><td>${sampleRows(f)}</td></tr>`;
 }
 
-function routeSection(r: RouteReport): string {
+/** The anchor of a route's section (and of its row in the console's traffic table). */
+export const anchorOf = (prefix: 'diff' | 'traffic', resource: string, operation: string) =>
+  `${prefix}-${resource}-${operation}`.replace(/[^A-Za-z0-9-]/g, '_');
+
+/** What the admin page adds to the report: the window it covers, a way back to the console, a reset. */
+export interface LiveReport {
+  since: string;
+  console: string;
+  reset: string;
+  nonce: string;
+}
+
+function routeSection(r: RouteReport, live: LiveReport | undefined): string {
   const failing = r.fields.filter((f) => f.verdict.verdict === 'fail').length;
   const fields =
     r.fields.length === 0
       ? '<p class="ok">No differences.</p>'
       : `<table class="fields"><thead><tr><th>field path</th><th>kind</th><th>differences</th><th>noise</th><th>verdict</th><th>samples</th></tr></thead><tbody>${r.fields.map(fieldRow).join('')}</tbody></table>`;
-  return `<section class="route" data-route="${esc(`${r.resource} ${r.operation}`)}"><h2>${esc(r.resource)} <span class="op">${esc(r.operation)}</span>${
+  const back = live ? ` <a class="back" href="${esc(`${live.console}#${anchorOf('traffic', r.resource, r.operation)}`)}">traffic and rollout</a>` : '';
+  return `<section class="route" id="${esc(anchorOf('diff', r.resource, r.operation))}" data-route="${esc(`${r.resource} ${r.operation}`)}"><h2>${esc(r.resource)} <span class="op">${esc(r.operation)}</span>${
     failing > 0 ? ` <span class="badge">${failing} failing</span>` : ''
-  }</h2><p class="counts">${r.compared} compared, ${r.noiseReads} noise reads, ${r.errors} errors (a side that failed: not compared)</p>${fields}</section>`;
+  }${back}</h2><p class="counts">${r.compared} compared, ${r.noiseReads} noise reads, ${r.errors} errors (a side that failed: not compared)</p>${fields}</section>`;
 }
 
 /** The diff report as one self-contained HTML page (inline style, no scripts, no external assets). */
-export function renderReportHtml(report: DiffReport, meta: { title: string; generatedAt: string }): string {
+export function renderReportHtml(report: DiffReport, meta: { title: string; generatedAt: string; live?: LiveReport }): string {
+  const { live } = meta;
   const summary = report.routes
     .map(
       (r) =>
-        `<tr data-route="${esc(`${r.resource} ${r.operation}`)}"><td>${esc(r.resource)}</td><td>${esc(r.operation)}</td><td class="n">${r.compared}</td><td class="n">${r.matched}</td><td class="n">${r.differed}</td><td class="n">${pct(r.differed, r.compared)}</td><td class="n">${r.errors}</td><td class="n">${r.skipped}</td></tr>`,
+        `<tr data-route="${esc(`${r.resource} ${r.operation}`)}"><td><a href="#${esc(anchorOf('diff', r.resource, r.operation))}">${esc(r.resource)}</a></td><td>${esc(r.operation)}</td><td class="n">${r.compared}</td><td class="n">${r.matched}</td><td class="n">${r.differed}</td><td class="n">${pct(r.differed, r.compared)}</td><td class="n">${r.errors}</td><td class="n">${r.skipped}</td></tr>`,
     )
     .join('');
   const body =
     report.routes.length === 0
       ? '<p>No shadowed or replayed requests yet.</p>'
-      : `<table class="summary"><thead><tr><th>resource</th><th>operation</th><th>compared</th><th>matched</th><th>differing</th><th>share</th><th>errors</th><th>skipped</th></tr></thead><tbody>${summary}</tbody></table>${report.routes.map(routeSection).join('')}`;
+      : `<table class="summary"><thead><tr><th>resource</th><th>operation</th><th>compared</th><th>matched</th><th>differing</th><th>share</th><th>errors</th><th>skipped</th></tr></thead><tbody>${summary}</tbody></table>${report.routes.map((r) => routeSection(r, live)).join('')}`;
+  const window = live
+    ? `<p class="window">Since <strong>${esc(live.since)}</strong> (the last reset) · <a href="${esc(live.console)}">console</a> · <button type="button" id="reset">reset: start a new window</button> <span id="said"></span></p>
+<script nonce="${esc(live.nonce)}">
+document.getElementById('reset').addEventListener('click', async () => {
+  const res = await fetch(${JSON.stringify(live.reset)}, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (res.ok) { location.reload(); return; }
+  const body = await res.json().catch(() => ({}));
+  document.getElementById('said').textContent = body.message || ('refused: ' + res.status);
+});
+</script>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(meta.title)}</title>
@@ -75,10 +100,10 @@ th{background:#f0f1f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
 table.fields>tbody>tr.fail>td:first-child{border-left:4px solid #c62828}table.samples code{white-space:nowrap}tr.pass{color:#778}
 .verdict{font-weight:600}.verdict.fail{color:#c62828}.verdict.pass{color:#2e7d32}.verdict.inconclusive{color:#8a6d00}.numbers{color:#445}
 .badge{background:#c62828;color:#fff;border-radius:.6rem;padding:.05rem .5rem;font-size:.8rem}
-.ok{color:#2e7d32}code{font:12px ui-monospace,monospace}.v{color:#555;font:12px ui-monospace,monospace}
+.ok{color:#2e7d32}.back{font-size:.8rem;font-weight:normal;margin-left:.6rem}.window{margin:.2rem 0 .8rem}code{font:12px ui-monospace,monospace}.v{color:#555;font:12px ui-monospace,monospace}
 details summary{cursor:pointer}
 </style></head>
-<body><h1>${esc(meta.title)}</h1><p class="meta">Generated ${esc(meta.generatedAt)}. Each field path has a verdict: its share of compared reads that differ there, less its share of the noise arm's reads (the serving side asked twice), with a 98 % interval: fail when the interval lies wholly above the route's tolerance, pass when wholly below, inconclusive otherwise or under 200 reads a side. Values are shown as short hashes, statuses as they are.</p>
+<body><h1>${esc(meta.title)}</h1>${window}<p class="meta">Generated ${esc(meta.generatedAt)}. Each field path has a verdict: its share of compared reads that differ there, less its share of the noise arm's reads (the serving side asked twice), with a 98 % interval: fail when the interval lies wholly above the route's tolerance, pass when wholly below, inconclusive otherwise or under 200 reads a side. Values are shown as short hashes, statuses as they are.</p>
 ${body}
 </body></html>
 `;

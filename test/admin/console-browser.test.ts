@@ -19,7 +19,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
 
-// groups get at half native with every read compared (its intervals give the charts), tags list untouched, roles fixed
+// groups get at half native with every read compared (its intervals give the charts; too few reads
+// to decide, it waits), tags list untouched, roles list fixed at native and rolled back once by the guard
 const FILE = `stickyBy: header:x-caller
 routes:
   - resource: groups
@@ -30,14 +31,20 @@ routes:
       - native: 50
         pause: 1h
       - native: 100
-    analysis: { interval: 10s, minRequests: 5 }
+    analysis: { interval: 10s, minSamples: 5 }
   - resource: tags
     operations: [list]
     steps:
       - shadow: 100
       - native: 100
   - resource: roles
-    native: 0
+    operations: [list]
+    native: 100
+guard:
+  windowSeconds: 30
+  minRequests: 5
+  maxErrorRate: 0.5
+  cooldownSeconds: 60
 `;
 
 // Skipped only on a developer machine without Chromium (reason above); CI always runs it.
@@ -92,6 +99,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
         'the interval judged',
       );
     }
+    // the native roles list fails: the guard rolls it back, and its cooldown is over a minute later
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/roles', status: 500 }] } });
+    for (let i = 0; i < 6; i += 1) await fetch(`${url}/iam/v2beta1/roles?parent=${A}`, { headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+    await until(
+      async () => ((await admin('GET', '/admin/rollout')).routes as { resource: string; rolledBack: boolean }[]).find((r) => r.resource === 'roles'),
+      (r) => r?.rolledBack === true,
+      'the guard rolled roles back',
+    );
+    await h.dev('DELETE', '/__emulator/faults');
+    clock += 61_000;
     // another site, for the forged request
     elsewhere = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
@@ -131,15 +148,39 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
       expect(res?.headers()['content-security-policy']).toMatch(/default-src 'none'/);
       expect(await p.title()).toBe('v2proxy console');
       const groups = p.locator('section[data-route="groups/get"]');
-      expect(await groups.locator('.state').innerText()).toBe('progressing');
+      // too few reads to decide: the analysis waits, which reads apart from an operator's pause
+      expect(await groups.locator('.state').innerText()).toBe('waiting');
+      expect(await groups.locator('.reason').innerText()).toMatch(
+        /^Waiting for the analysis to decide \(not an operator's pause\): maxErrorRateIncrease: waiting: the interval/,
+      );
       expect(await groups.locator('.step').innerText()).toBe('step 1 of 2');
       expect(await groups.innerText()).toMatch(/native 50 %/);
-      // the two intervals, drawn: error rate, p99 of both sides, diff rate
+      // each check's latest verdict with its numbers
+      const check = groups.locator('ul.checks li[data-check="maxErrorRateIncrease"]');
+      expect(await check.innerText()).toMatch(
+        /^maxErrorRateIncrease inconclusive: native error rate − translated error rate 0 % in \[-\d+(\.\d+)? %, \d+(\.\d+)? %\] at \d+(\.\d+)? %, tolerance 0\.5 %\nnative requests: \d+ of \d+ \(0 %\), translated requests: \d+ of \d+ \(0 %\)$/,
+      );
+      // the intervals, drawn: error rate and p99 of both sides, diff rate
       expect(await groups.locator('figure[data-chart="p99 latency"] polyline').count()).toBe(2);
-      expect(await groups.locator('figure[data-chart="native error rate"] polyline').count()).toBe(1);
+      expect(await groups.locator('figure[data-chart="error rate"] polyline').count()).toBe(2);
       expect(await groups.locator('figure[data-chart="diff rate"] polyline').count()).toBe(1);
-      expect(await p.locator('section[data-route="tags/list"] .state').innerText()).toBe('shadowing');
-      expect(await p.locator('section[data-route="roles/list,get,create,update,delete"]').innerText()).toMatch(/fixed share/);
+      // a route nobody reads: waiting for traffic
+      expect(await p.locator('section[data-route="tags/list"] .state').innerText()).toBe('waiting');
+      expect(await p.locator('section[data-route="tags/list"] .reason').innerText()).toMatch(/waiting for traffic: fewer than 200 compared reads in the step$/);
+      // the guard's rollback of roles, over: its cause and its end stay shown
+      const roles = p.locator('section[data-route="roles/list"]');
+      expect(await roles.innerText()).toMatch(/fixed share native 100 % of callers/);
+      expect(await roles.locator('.rollback').innerText()).toMatch(/^Last rollback by the guard at \S+Z: .*; ended \S+Z\.$/);
+      // every resource's operations, routed or not, with the fleet's served counts, error rates and p99 per side
+      const traffic = (what: string) => p.locator(`table.traffic tr[data-traffic="${what}"]`).innerText();
+      expect(await traffic('groups get')).toMatch(
+        /^groups\s+get\s+groups\|get\s+50 %\s+50 %\s+(\d+)\s+(\d+)\s+0\.00 %\s+0\.00 %\s+[\d.]+ ms\s+[\d.]+ ms\s+diffs$/,
+      );
+      const [, translated, native] = /(\d+)\s+(\d+)\s+0\.00 %/.exec(await traffic('groups get')) ?? [];
+      expect(Number(translated) + Number(native)).toBe(40);
+      // five native failures trip the guard (the sixth read is translated once it has)
+      expect(await traffic('roles list')).toMatch(/^roles\s+list\s+roles\|list\s+100 %\s+100 %\s+(0\s+6\s+–|1\s+5\s+0\.00 %)\s+100\.00 %/);
+      expect(await traffic('identities list')).toMatch(/^identities\s+list\s+none: translated\s+0 %\s+0 %\s+0\s+0\s+–\s+–/);
       expect(await p.locator('.kill').innerText()).toMatch(/Kill switch off/);
       expect(await p.locator('a[href="/admin/diff"]').count()).toBe(1);
       // nothing from elsewhere, nothing wider than the window
@@ -150,10 +191,58 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
     }
   });
 
+  it('after a retry a route keeps its charts; the diff report is linked both ways, shows its window, statuses plainly and a failed side as an error, and resets', async () => {
+    const p = await page(1280);
+    await p.goto(`${url}/admin`);
+    await fetch(`${url}/admin/rollout/routes/groups/get/abort`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });
+    await p.reload();
+    await Promise.all([p.waitForEvent('load'), p.locator('section[data-route="groups/get"] button[data-action="retry"]').click()]);
+    const groups = p.locator('section[data-route="groups/get"]');
+    expect(await groups.locator('.state').innerText()).toBe('progressing');
+    expect(await groups.locator('figure[data-chart="error rate"] polyline').count()).toBe(2);
+
+    // a status the native side answers differently, then a native side that fails (each fault held until its shadows are booked)
+    const booked = (n: number) =>
+      until(
+        async () => ((await admin('GET', '/admin/diff.json')).routes as { compared: number; errors: number }[])[0],
+        (r) => r !== undefined && r.compared + r.errors >= n,
+        'shadows booked',
+      );
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/groups', status: 404 }] } });
+    for (let i = 0; i < 4; i += 1) await fetch(`${url}/iam/v2beta1/groups/${A}`, { headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-caller': `t${i}` } });
+    await booked(44);
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/groups', status: 503 }] } });
+    for (let i = 0; i < 4; i += 1) await fetch(`${url}/iam/v2beta1/groups/${A}`, { headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-caller': `u${i}` } });
+    const before = (await booked(48)) as { compared: number; errors: number };
+    await h.dev('DELETE', '/__emulator/faults');
+
+    // from the traffic table to the route's diffs, and back
+    await Promise.all([p.waitForURL(/\/admin\/diff#diff-groups-get$/), p.locator('tr[data-traffic="groups get"] a').click()]);
+    const section = p.locator('section#diff-groups-get');
+    expect(await section.isVisible()).toBe(true);
+    expect(await p.locator('.window').innerText()).toMatch(/^Since \S+Z \(the last reset\) · console · reset: start a new window/);
+    expect(await section.locator('p.counts').innerText()).toBe(
+      `${before.compared} compared, 0 noise reads, ${before.errors} errors (a side that failed: not compared)`,
+    );
+    expect(before.errors).toBe(4);
+    // the status: shown as it is, not hashed
+    const status = section.locator('tr[data-path="status"]');
+    await status.locator('summary').click();
+    expect(await status.locator('table.samples').innerText()).toMatch(/\t200\t404/);
+    expect(await section.locator('a.back').getAttribute('href')).toBe('/admin#traffic-groups-get');
+
+    await Promise.all([p.waitForEvent('load'), p.locator('button#reset').click()]);
+    expect(await p.locator('body').innerText()).toContain('No shadowed or replayed requests yet.');
+    await Promise.all([p.waitForURL(/\/admin#traffic-groups-get$/), p.goBack().then(() => p.goto(`${url}/admin#traffic-groups-get`))]);
+    expect(await p.locator('tr#traffic-groups-get').isVisible()).toBe(true);
+    await p.context().close();
+  });
+
   it('a person pauses a route, aborts another with a reason, and pulls the kill switch; a forged post from another site changes nothing', async () => {
     const p = await page(1280);
     await p.goto(`${url}/admin`);
     await Promise.all([p.waitForEvent('load'), p.locator('section[data-route="groups/get"] button[data-action="pause"]').click()]);
+    // an operator's pause reads as one
     expect(await p.locator('section[data-route="groups/get"] .state').innerText()).toBe('paused');
     expect((await route('groups'))?.state).toBe('paused');
 

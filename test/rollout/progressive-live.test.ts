@@ -196,6 +196,16 @@ describe('progressive rollout on the emulator: promoted on healthy traffic, abor
       after: { state: 'promoted', step: 3, native: 100 },
       figures: { verdict: 'pass', requests: { native: half.native } },
     });
+    // the webhook (and the audit trail) carry the verdict's numbers
+    expect(told[2].figures.checks[0]).toMatchObject({
+      check: 'maxErrorRateIncrease',
+      verdict: 'pass',
+      sides: [{ count: half.native }, { count: 120 - half.native }],
+      interval: { low: expect.any(Number), high: expect.any(Number) },
+      level: expect.any(Number),
+      tolerance: 0.2,
+      method: 'Newcombe hybrid score interval',
+    });
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toMatch(/^v2proxy_rollout_state\{resource="groups",operations="get",state="promoted"\} 1$/m);
     expect(metrics).toMatch(/^v2proxy_rollout_step\{resource="groups",operations="get"\} 3$/m);

@@ -1,0 +1,139 @@
+import type { AnalysisCounters } from '../stores/fleet-counters.js';
+import { addTally, countServed, emptyTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from './interval-tally.js';
+import type { KnownRoutes } from './rollout-config.js';
+import { type RolloutSnapshot, rolledBackAt } from './rollout-snapshot.js';
+
+const MINUTE = 60_000;
+/** what the console and /admin/rollout show: the fleet's last few minutes */
+export const RECENT_MINUTES = 5;
+const KEEP_MS = 2 * RECENT_MINUTES * MINUTE;
+const FLUSH_MS = 1000;
+
+/** One side's figures over the recent minutes. */
+export interface SideTraffic {
+  served: number;
+  errors: number;
+  errorRate: number | null;
+  p99Ms: number | null;
+}
+
+/** A resource's operation: the route that serves it, its target and effective native share, and what each side served. */
+export interface TrafficRow {
+  resource: string;
+  operation: string;
+  /** the rollout route that serves it (`resource|ops` as the file names it), or null: translated, no route */
+  route: string | null;
+  native: number;
+  effectiveNative: number;
+  sides: { translate: SideTraffic; native: SideTraffic };
+}
+
+const side = (t: IntervalTally, s: 'translate' | 'native'): SideTraffic => ({
+  served: t.requests[s],
+  errors: t.errors[s],
+  errorRate: t.requests[s] === 0 ? null : Math.round((t.errors[s] / t.requests[s]) * 1e6) / 1e6,
+  p99Ms: quantileMs(t.latency[s], 0.99),
+});
+
+/**
+ * What every replica served per resource and operation, by side, counted by minute in the fleet's
+ * counters (Redis with REDIS_URL): every v2 request, fixed-share routes and those no route serves
+ * included, so an operator sees where traffic goes and how each side does.
+ */
+export class FleetTraffic {
+  private pending = new Map<string, { key: string; index: number; tally: IntervalTally }>();
+  private timer: NodeJS.Timeout | undefined;
+  // a Redis that is away fails every flush: it is told once a minute
+  private failureToldAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly deps: {
+      counters: AnalysisCounters;
+      now(): number;
+      failed(err: unknown): void;
+    },
+  ) {}
+
+  private static key(resource: string, operation: string): string {
+    return `traffic|${resource}|${operation}`;
+  }
+
+  /** A v2 request answered by a side (5xx or none: failed), with how long it took. */
+  count(resource: string, operation: string, s: 'translate' | 'native', failed: boolean, ms: number): void {
+    const key = FleetTraffic.key(resource, operation);
+    const index = Math.floor(this.deps.now() / MINUTE);
+    const id = `${key}|${index}`;
+    let entry = this.pending.get(id);
+    if (!entry) {
+      entry = { key, index, tally: emptyTally() };
+      this.pending.set(id, entry);
+    }
+    countServed(entry.tally, s, failed, ms);
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Sends what was counted here; kept for the next try when the counters are away. */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.deps.counters.add(
+        batch.map((b) => ({ route: b.key, stage: 0, index: b.index, counts: tallyCounts(b.tally) })),
+        KEEP_MS,
+      );
+    } catch (err) {
+      // kept for the next try, as long as the figures would still be shown
+      const oldest = Math.floor(this.deps.now() / MINUTE) - RECENT_MINUTES;
+      for (const b of batch) {
+        if (b.index < oldest) continue;
+        const later = this.pending.get(`${b.key}|${b.index}`);
+        if (later) addTally(later.tally, b.tally);
+        else this.pending.set(`${b.key}|${b.index}`, b);
+      }
+      if (this.deps.now() - this.failureToldAt >= MINUTE) {
+        this.failureToldAt = this.deps.now();
+        this.deps.failed(err);
+      }
+    }
+  }
+
+  /** Every known resource's operations with their route, shares and the fleet's last minutes (this replica's unsent counts included). */
+  async rows(known: KnownRoutes, snapshot: RolloutSnapshot, nativeBackend: boolean): Promise<TrafficRow[]> {
+    const now = this.deps.now();
+    const last = Math.floor(now / MINUTE);
+    const indexes = Array.from({ length: RECENT_MINUTES }, (_, i) => last - i);
+    const pairs = [...known.entries()].flatMap(([resource, ops]) => ops.map((operation) => ({ resource, operation })));
+    return Promise.all(
+      pairs.map(async ({ resource, operation }) => {
+        const key = FleetTraffic.key(resource, operation);
+        const total = emptyTally();
+        const read = await Promise.all(indexes.map((i) => this.deps.counters.read(key, 0, i).catch(() => ({}))));
+        for (const counts of read) addTally(total, tallyOf(counts));
+        for (const i of indexes) {
+          const mine = this.pending.get(`${key}|${i}`);
+          if (mine) addTally(total, mine.tally);
+        }
+        const route = snapshot.routeFor(resource, operation);
+        const effective = !route || !nativeBackend || snapshot.killSwitch || rolledBackAt(route, now) ? 0 : route.share.native;
+        return {
+          resource,
+          operation,
+          route: route?.key ?? null,
+          native: route?.share.native ?? 0,
+          effectiveNative: effective,
+          sides: { translate: side(total, 'translate'), native: side(total, 'native') },
+        };
+      }),
+    );
+  }
+}
