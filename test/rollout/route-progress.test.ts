@@ -200,6 +200,19 @@ describe('progressive rollout: the state machine over a test clock', () => {
     ]);
   });
 
+  it('an interval that saw nothing new is no new look: the same numbers at the same level, no α spent', () => {
+    const s = schedule();
+    const r = drive(s);
+    r.command('promote');
+    const first = r.interval({ native: 100, translate: 1000 });
+    expect(r.p.looks).toBe(1);
+    const quiet = r.interval({});
+    expect(r.p.looks).toBe(1);
+    expect(check(quiet, 'maxErrorRate')).toEqual(check(first, 'maxErrorRate'));
+    r.interval({ native: 10 });
+    expect(r.p.looks).toBe(2);
+  });
+
   it('a dryRun check is evaluated and shown, never acts; the same check not in dryRun fails the step', () => {
     const slow: Traffic = { native: 2000, nativeMs: 40, translate: 20_000, translateMs: 10, compared: 2000 };
     const dry = drive(schedule({ dryRun: ['maxLatencyRatio'] }));

@@ -241,4 +241,28 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
       await h.dev('DELETE', '/__emulator/faults');
     }
   });
+
+  it("the fleet's traffic: reads served by each replica add up on every one, per side, with error rates and p99", async () => {
+    type Row = {
+      resource: string;
+      operation: string;
+      route: string | null;
+      sides: Record<'translate' | 'native', { served: number; errors: number; p99Ms: number | null }>;
+    };
+    const row = async (i: number, resource: string, operation: string) =>
+      ((await admin(i, 'GET', '/admin/rollout')).body.traffic as Row[]).find((r) => r.resource === resource && r.operation === operation);
+    // groups get: native for every caller (roles get is rolled back by the guard's case)
+    const before = (await row(2, 'groups', 'get'))?.sides.native ?? { served: 0, errors: 0 };
+    for (const i of [0, 1, 0, 1]) expect(await side(i)).toBe('native');
+    // counts reach the fleet within a second of being served; C served none of them
+    const onC = await within(
+      3_000,
+      () => row(2, 'groups', 'get'),
+      (r) => (r?.sides.native.served ?? 0) >= before.served + 4,
+    );
+    expect(onC).toMatchObject({ route: 'groups|get', sides: { native: { served: before.served + 4, errors: before.errors } } });
+    expect(onC?.sides.native.p99Ms).toEqual(expect.any(Number));
+    // a resource no route serves is listed too, translated
+    expect(await row(2, 'tags', 'list')).toMatchObject({ route: null });
+  });
 });
