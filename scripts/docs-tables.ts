@@ -1,3 +1,4 @@
+import { CHECK_FACTS } from '../src/rollout/step-analysis.js';
 // The tables of docs/ that mirror code: written by `npm run docs`, and checked by test/house/docs.test.ts.
 import { ADMIN_PERMISSIONS } from '../src/auth/admin-operators.js';
 import { describeSettings } from '../src/config/load-settings.js';
@@ -18,6 +19,12 @@ export function settingsTable(schema: typeof ProxySettingsSchema | typeof Emulat
 export function precedenceTable(): string {
   const rows = PRECEDENCE.map((r, i) => `| ${i + 1} | \`${r.rule}\` | ${cell(r.when)} | ${cell(r.side)} |`);
   return ['| # | rule | when | side |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The checks of a progressive route's analysis: what each measures, on what, by which method, when it applies. */
+export function checksTable(): string {
+  const rows = CHECK_FACTS.map((f) => `| \`${f.check}\` | ${cell(f.measure)} | ${cell(f.sides)} | ${cell(f.method)} | ${cell(f.needs)} |`);
+  return ['| check | measures | on | interval | needs |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** What each admin call needs. */

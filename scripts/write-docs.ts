@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EmulatorSettingsSchema, ProxySettingsSchema } from '../src/config/settings-schema.js';
 import { loadMappings } from '../src/mapping/load-mappings.js';
-import { between, differencesTable, permissionsTable, precedenceTable, settingsTable } from './docs-tables.js';
+import { between, checksTable, differencesTable, permissionsTable, precedenceTable, settingsTable } from './docs-tables.js';
 
 const page = (name: string) => new URL(`../docs/${name}`, import.meta.url);
 
@@ -17,4 +17,5 @@ writeFileSync(page('v1-v2-differences.md'), differences);
 let rollout = readFileSync(page('rollout.md'), 'utf8');
 rollout = between(rollout, 'precedence', precedenceTable());
 rollout = between(rollout, 'permissions', permissionsTable());
+rollout = between(rollout, 'checks', checksTable());
 writeFileSync(page('rollout.md'), rollout);

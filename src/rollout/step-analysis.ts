@@ -1,5 +1,5 @@
 import { lookLevel } from '../verdict/look-level.js';
-import { quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
+import { METHODS, quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
 import type { AnalysisCheck, AnalysisConfig, RolloutStep } from './rollout-config.js';
 import { bucketsOf, type IntervalTally } from './interval-tally.js';
 
@@ -20,12 +20,53 @@ export interface StepVerdict {
   tested: boolean;
 }
 
+/** What each check measures and how: the analysis uses these words, the docs' table is written from them. */
+export const CHECK_FACTS: readonly { check: AnalysisCheck; measure: string; sides: string; method: string; needs: string }[] = [
+  {
+    check: 'maxErrorRate',
+    measure: 'native error rate',
+    sides: 'native requests, their 5xx answers and transport failures',
+    method: METHODS.rate,
+    needs: 'a native share',
+  },
+  {
+    check: 'maxErrorRateIncrease',
+    measure: 'native error rate − translated error rate',
+    sides: 'native and translated requests, their 5xx answers and transport failures',
+    method: METHODS.rateIncrease,
+    needs: 'a native share',
+  },
+  {
+    check: 'maxLatencyRatio',
+    measure: 'native latency quantile / translated latency quantile (`latencyQuantile`, p99 by default)',
+    sides: 'native and translated requests, their latency histograms (buckets 19 % wide)',
+    method: METHODS.quantileRatio,
+    needs: 'a native share',
+  },
+  {
+    check: 'maxDiffRate',
+    measure: 'share of compared reads with a reported difference',
+    sides: 'compared reads, those with a difference above its field’s noise',
+    method: METHODS.rate,
+    needs: 'a shadow share',
+  },
+  {
+    check: 'maxDiffRateIncrease',
+    measure: 'differing share of compared reads − of the noise arm',
+    sides: 'compared reads with any difference; noise reads (the serving side asked twice) whose answers differ; without a noise arm, against none',
+    method: `${METHODS.rateIncrease} (${METHODS.rate} without a noise arm)`,
+    needs: 'a shadow share',
+  },
+];
+
+const measureOf = (check: AnalysisCheck) => (CHECK_FACTS.find((f) => f.check === check) as (typeof CHECK_FACTS)[number]).measure;
+
 const notMeasured = (check: AnalysisCheck, tolerance: number, minimum: number, dryRun: boolean, why: string): CheckResult => ({
   check,
   applies: false,
   dryRun,
   verdict: 'inconclusive',
-  measure: check,
+  measure: measureOf(check),
   unit: check === 'maxLatencyRatio' ? 'ratio' : 'share',
   sides: [],
   estimate: null,
@@ -71,9 +112,9 @@ export function judgeStep(
   };
   const noNative = 'not measured at this step: it serves no native share';
   const noShadow = 'not measured at this step: it compares no reads';
-  add('maxErrorRate', servesNative, noNative, (tolerance, c) => rateVerdict({ ...c, measure: 'native error rate', tolerance, side: native }));
+  add('maxErrorRate', servesNative, noNative, (tolerance, c) => rateVerdict({ ...c, measure: measureOf('maxErrorRate'), tolerance, side: native }));
   add('maxErrorRateIncrease', servesNative, noNative, (tolerance, c) =>
-    rateIncreaseVerdict({ ...c, measure: 'native error rate − translated error rate', tolerance, a: native, b: translate }),
+    rateIncreaseVerdict({ ...c, measure: measureOf('maxErrorRateIncrease'), tolerance, a: native, b: translate }),
   );
   add('maxLatencyRatio', servesNative, noNative, (tolerance, c) =>
     quantileRatioVerdict({
@@ -86,13 +127,13 @@ export function judgeStep(
     }),
   );
   add('maxDiffRate', shadows, noShadow, (tolerance, c) =>
-    rateVerdict({ ...c, measure: 'share of compared reads with a reported difference', tolerance, side: { ...compared, events: totals.differed } }),
+    rateVerdict({ ...c, measure: measureOf('maxDiffRate'), tolerance, side: { ...compared, events: totals.differed } }),
   );
   add('maxDiffRateIncrease', shadows, noShadow, (tolerance, c) =>
     route.noise
       ? rateIncreaseVerdict({
           ...c,
-          measure: 'differing share of compared reads − of the noise arm',
+          measure: measureOf('maxDiffRateIncrease'),
           tolerance,
           a: { ...compared, events: totals.unequal },
           b: { side: 'noise reads', count: totals.noise, events: totals.noiseUnequal },

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHES, benchmarksPage } from '../../bench/support/benchmarks-page.js';
-import { between, differencesTable, permissionsTable, precedenceTable, readBetween, settingsTable } from '../../scripts/docs-tables.js';
+import { between, checksTable, differencesTable, permissionsTable, precedenceTable, readBetween, settingsTable } from '../../scripts/docs-tables.js';
 import { describeSettings } from '../../src/config/load-settings.js';
 import { EmulatorSettingsSchema, ProxySettingsSchema } from '../../src/config/settings-schema.js';
 import { ERRORS } from '../../src/errors/error-registry.js';
@@ -69,10 +69,11 @@ describe('docs/v1-v2-differences.md and mappings/', () => {
 });
 
 describe('docs/rollout.md and the rollout code', () => {
-  it('the precedence table is the order the decision follows, and the permissions table the one the admin routes are registered from (npm run docs writes them)', () => {
+  it('the precedence table is the order the decision follows, the permissions table the one the admin routes are registered from, the checks table from the analysis (npm run docs writes them)', () => {
     const text = page('docs/rollout.md');
     expect(readBetween(text, 'precedence')).toBe(precedenceTable());
     expect(readBetween(text, 'permissions')).toBe(permissionsTable());
+    expect(readBetween(text, 'checks')).toBe(checksTable());
   });
 });
 
