@@ -42,6 +42,8 @@ const side = (t: IntervalTally, s: 'translate' | 'native'): SideTraffic => ({
  */
 export class FleetTraffic {
   private pending = new Map<string, { key: string; index: number; tally: IntervalTally }>();
+  // resource → operation → the entry of `pending` counted into now
+  private current = new Map<string, Map<string, { key: string; index: number; tally: IntervalTally }>>();
   private timer: NodeJS.Timeout | undefined;
   // a Redis that is away fails every flush: it is told once a minute
   private failureToldAt = Number.NEGATIVE_INFINITY;
@@ -60,13 +62,20 @@ export class FleetTraffic {
 
   /** A v2 request answered by a side (5xx or none: failed), with how long it took. */
   count(resource: string, operation: string, s: 'translate' | 'native', failed: boolean, ms: number): void {
-    const key = FleetTraffic.key(resource, operation);
     const index = Math.floor(this.deps.now() / MINUTE);
-    const id = `${key}|${index}`;
-    let entry = this.pending.get(id);
-    if (!entry) {
-      entry = { key, index, tally: emptyTally() };
+    // the minute's entry of this resource and operation, found without building a key per request
+    let ops = this.current.get(resource);
+    if (!ops) {
+      ops = new Map();
+      this.current.set(resource, ops);
+    }
+    let entry = ops.get(operation);
+    if (!entry || entry.index !== index) {
+      const key = FleetTraffic.key(resource, operation);
+      const id = `${key}|${index}`;
+      entry = this.pending.get(id) ?? { key, index, tally: emptyTally() };
       this.pending.set(id, entry);
+      ops.set(operation, entry);
     }
     countServed(entry.tally, s, failed, ms);
   }
@@ -86,6 +95,7 @@ export class FleetTraffic {
     if (this.pending.size === 0) return;
     const batch = [...this.pending.values()];
     this.pending = new Map();
+    this.current = new Map();
     try {
       await this.deps.counters.add(
         batch.map((b) => ({ route: b.key, stage: 0, index: b.index, counts: tallyCounts(b.tally) })),

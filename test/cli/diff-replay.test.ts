@@ -116,26 +116,14 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
     try {
       const json = join(dir, 'all.json');
       // a handful of reads: under the default minimum (200) every differing field is inconclusive
-      const few = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN]);
+      const replay = (...more: string[]) => diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, ...more]);
+      const few = await replay();
       expect(few.code).toBe(3);
       expect(few.stdout).toMatch(
         /^ {2}inconclusive {2}groups get {2}description {2}2 of the 200 compared reads needed \(the minimum per side\); about 198 more reads would decide it$/m,
       );
       expect(few.stdout).toMatch(/^inconclusive: \d+ fields need more reads to decide$/m);
-      const strict = await diffCli([
-        '--requests',
-        frozen,
-        '--a',
-        proxy.url,
-        '--b',
-        emu.v2Url as string,
-        '--token',
-        DEV_TOKEN,
-        '--json',
-        json,
-        '--min-reads',
-        '1',
-      ]);
+      const strict = await replay('--json', json, '--min-reads', '1');
       expect(strict.code).toBe(1);
       expect(strict.stdout).toMatch(/^ {2}fail {10}groups get {2}description {2}compared reads: 2 of 2 \(100 %\): 100 % in \[\d+(\.\d+)? %, 100 %\]$/m);
       // the continued page is skipped; groups differ (planted description, synthesized times), tags match
@@ -149,25 +137,12 @@ describe('record, then replay through `v2proxy diff`', { timeout: 60_000 }, () =
         verdict: { verdict: 'fail', tolerance: 0, minimum: 1, level: 0.98, method: 'Wilson score interval' },
       });
       // a tolerance of 50 %: two of two reads cannot tell a share above it from one below
-      const lenient = await diffCli([
-        '--requests',
-        frozen,
-        '--a',
-        proxy.url,
-        '--b',
-        emu.v2Url as string,
-        '--token',
-        DEV_TOKEN,
-        '--fail-over',
-        '50',
-        '--min-reads',
-        '1',
-      ]);
+      const lenient = await replay('--fail-over', '50', '--min-reads', '1');
       expect(lenient.code).toBe(3);
       expect(lenient.stdout).toMatch(/^ {2}inconclusive {2}groups get {2}description {2}compared reads: 2 of 2 .*; about \d+ more reads would decide it$/m);
       // the fields that differ by design (or by the planted fault) left out: nothing is reported
       const ignoring = ['description', 'createTime', 'updateTime'].flatMap((f) => ['--ignore', f, '--ignore', `groups[].${f}`]);
-      const ignored = await diffCli(['--requests', frozen, '--a', proxy.url, '--b', emu.v2Url as string, '--token', DEV_TOKEN, ...ignoring]);
+      const ignored = await replay(...ignoring);
       expect(ignored.stdout).toContain('0 of 7 compared reads (0.00 %) show a reported difference');
       expect(ignored.code).toBe(0);
     } finally {

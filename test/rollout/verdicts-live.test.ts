@@ -71,6 +71,12 @@ describe('verdicts on the emulator: its fault rules drawn from a seeded generato
     }
     return native;
   }
+  const started = (app: FastifyInstance) =>
+    until(
+      () => progress(app),
+      (p) => p.state === 'progressing',
+      'the route started',
+    );
   const faults = (rules: object[]) => h.dev('POST', '/__emulator/faults', { body: { rules } });
 
   beforeAll(async () => {
@@ -83,11 +89,7 @@ describe('verdicts on the emulator: its fault rules drawn from a seeded generato
 
   it('a native side failing 2 % of reads against none translated aborts, with its numbers (the default check: a rise of at most 0.5 points)', async () => {
     const app = await proxyWith(progressive(''));
-    await until(
-      () => progress(app),
-      (p) => p.state === 'progressing',
-      'the route started',
-    );
+    await started(app);
     await faults([{ prefix: '/iam/v2beta1/groups', rate: 0.02, status: 500 }]);
     try {
       await reads(app, 2400, 0);
@@ -123,11 +125,7 @@ describe('verdicts on the emulator: its fault rules drawn from a seeded generato
 
   it('the same 1 % failing on both sides promotes: the rise lies wholly below its tolerance', async () => {
     const app = await proxyWith(progressive('\n      maxErrorRateIncrease: 0.02'));
-    await until(
-      () => progress(app),
-      (p) => p.state === 'progressing',
-      'the route started',
-    );
+    await started(app);
     await faults([
       { prefix: '/iam/v1/groups', rate: 0.01, status: 500 },
       { prefix: '/iam/v2beta1/groups', rate: 0.01, status: 500 },
