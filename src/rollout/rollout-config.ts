@@ -188,6 +188,20 @@ function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes):
  * A progressive route names its steps instead of a fixed share, analysis only goes with steps, and
  * its last step serves everyone natively (reaching it is what `promoted` means).
  */
+/** A route named twice (the same resource and operations, in any order): a request matches the first, the other would never serve, and they would share one progressive state. */
+function repeatedRoutes(config: RolloutConfig): string[] {
+  const seen = new Map<string, number>();
+  return config.routes.flatMap((route, i) => {
+    const key = `${route.resource}|${[...route.operations].sort().join(',')}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      return [];
+    }
+    return [`routes[${i}]: the same route as routes[${first}] (${route.resource} [${route.operations.join(', ')}]): give each route once`];
+  });
+}
+
 function scheduleProblems(raw: Record<string, unknown>, config: RolloutConfig): string[] {
   const routes = Array.isArray(raw.routes) ? (raw.routes as Record<string, unknown>[]) : [];
   return routes.flatMap((route, i) => {
@@ -218,7 +232,11 @@ export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
     if (!result.success) {
       return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
     }
-    const unknown = [...scheduleProblems((raw ?? {}) as Record<string, unknown>, result.data), ...(known ? unknownRoutes(result.data, raw, known) : [])];
+    const unknown = [
+      ...scheduleProblems((raw ?? {}) as Record<string, unknown>, result.data),
+      ...repeatedRoutes(result.data),
+      ...(known ? unknownRoutes(result.data, raw, known) : []),
+    ];
     if (unknown.length > 0) return { ok: false, error: unknown.join('; ') };
     return { ok: true, config: result.data };
   } catch (err) {

@@ -54,6 +54,11 @@ const BAD: [string, string, string | RegExp][] = [
     'routes:\n  - resource: tags\n    native: 10\n    steps:\n      - native: 100\n',
     'routes[0]: give either native (a fixed share) or steps, not both',
   ],
+  [
+    'a route named twice',
+    'routes:\n  - resource: tags\n    operations: [list, get]\n  - resource: tags\n    operations: [get, list]\n',
+    'routes[1]: the same route as routes[0] (tags [get, list]): give each route once',
+  ],
   ['analysis without steps', 'routes:\n  - resource: tags\n    analysis: { minRequests: 5 }\n', 'routes[0].analysis: only a route with steps is analysed'],
   ['no steps at all', 'routes:\n  - resource: tags\n    steps: []\n', 'routes[0].steps: Too small: expected array to have >=1 items'],
   [

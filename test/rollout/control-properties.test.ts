@@ -27,7 +27,8 @@ const fileText = fc
     killSwitch: fc.boolean(),
     allowOverride: fc.boolean(),
     approvals: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
-    routes: fc.array(
+    // a file names a route once (the same resource and operations twice is refused)
+    routes: fc.uniqueArray(
       fc.record({
         resource: fc.constantFrom(...RESOURCES),
         operations: fc.subarray([...OPS], { minLength: 1 }),
@@ -35,7 +36,7 @@ const fileText = fc
         steps: fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 5 }),
         shadow: fc.integer({ min: 0, max: 100 }),
       }),
-      { maxLength: 4 },
+      { maxLength: 4, selector: (r) => `${r.resource}|${[...r.operations].sort().join(',')}` },
     ),
   })
   .map((f) =>
