@@ -7,7 +7,7 @@ import { sameOperations } from '../rollout/control-document.js';
 import { ControlRefusedError } from '../rollout/control-plane.js';
 import { PROGRESS_ACTIONS, type ProgressAction } from '../rollout/route-progress.js';
 import type { Rollout } from '../rollout/start-rollout.js';
-import type { DiffReport } from '../shadow/diff-book.js';
+import { type DiffReport, REPORT_WINDOWS, type ReportWindow } from '../shadow/diff-book.js';
 import { renderReportHtml } from '../shadow/render-report.js';
 import { type ConsoleView, renderConsoleHtml } from './console-page.js';
 
@@ -58,6 +58,11 @@ function param(query: unknown, name: string, pattern: RegExp): string | undefine
   return value;
 }
 
+/** `?window=`: one of the report's windows, or none (all since the last reset). */
+function windowOf(query: unknown): ReportWindow | undefined {
+  return param(query, 'window', new RegExp(`^(${Object.keys(REPORT_WINDOWS).join('|')})$`)) as ReportWindow | undefined;
+}
+
 const PAGE_CSP = (script: string) =>
   `default-src 'none'; style-src 'unsafe-inline'; ${script}connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
@@ -77,7 +82,7 @@ export interface AdminDeps {
   rollout: Rollout;
   metrics: ProxyMetrics;
   /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
-  diffs: { report(): Promise<DiffReport>; since(): Promise<number>; reset(): Promise<void> };
+  diffs: { report(window?: ReportWindow): Promise<DiffReport>; since(): Promise<number>; reset(): Promise<void> };
   /** the fleet's replicas (this replica's own view while Redis is away) */
   fleet(): Promise<Record<string, unknown>>;
 }
@@ -163,18 +168,19 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     ],
     [
       'GET /admin/diff',
-      async (_req, reply) => {
+      async (req, reply) => {
         const nonce = randomBytes(16).toString('base64');
-        const [report, since] = await Promise.all([deps.diffs.report(), deps.diffs.since()]);
+        const window = windowOf(req.query);
+        const [report, since] = await Promise.all([deps.diffs.report(window), deps.diffs.since()]);
         const html = renderReportHtml(report, {
           title: 'v2proxy: translation vs native',
           generatedAt: new Date().toISOString(),
-          live: { since: new Date(since).toISOString(), console: '/admin', reset: '/admin/diff/reset', nonce },
+          live: { since: new Date(since).toISOString(), window, console: '/admin', reset: '/admin/diff/reset', nonce },
         });
         return page(reply, html, nonce);
       },
     ],
-    ['GET /admin/diff.json', async (_req, reply) => reply.header('cache-control', 'no-store').send(await deps.diffs.report())],
+    ['GET /admin/diff.json', async (req, reply) => reply.header('cache-control', 'no-store').send(await deps.diffs.report(windowOf(req.query)))],
     ['POST /admin/rollout/kill', (req) => kill(req, true)],
     ['POST /admin/rollout/resume', (req) => kill(req, false)],
     [

@@ -30,7 +30,7 @@ import { readRolloutFile, RolloutFileError } from '../rollout/rollout-file-sourc
 import { rolledBackAt } from '../rollout/rollout-snapshot.js';
 import { drifted } from '../rollout/rollout-status.js';
 import { startRollout } from '../rollout/start-rollout.js';
-import { DiffBook, type RouteDelta, reportOf } from '../shadow/diff-book.js';
+import { DiffBook, REPORT_JUDGEMENT, type ReportWindow, type RouteDelta, reportOf } from '../shadow/diff-book.js';
 import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
@@ -393,7 +393,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // this replica's report began when it started, or at its last reset
   let diffsSince = Date.now();
   const diffReport = {
-    report: async () => (fleetDiffs ? reportOf(await fleetDiffs.routes()) : diffs.report()),
+    report: async (window?: ReportWindow) => (fleetDiffs ? reportOf(await fleetDiffs.routes(window)) : diffs.report(REPORT_JUDGEMENT, window)),
     since: async () => (fleetDiffs ? ((await fleetDiffs.since()) ?? diffsSince) : diffsSince),
     reset: async () => {
       diffs.reset();

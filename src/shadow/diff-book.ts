@@ -21,6 +21,8 @@ export interface Sample {
   secondary: string;
   primaryValue?: unknown;
   secondaryValue?: unknown;
+  /** when it was booked (ms): a window shows the samples booked in it */
+  at?: number;
 }
 
 interface FieldStat {
@@ -79,11 +81,27 @@ export interface DiffReport {
   routes: RouteReport[];
 }
 
-/** What one book holds of a route, whole: what a replica adds to the fleet's report. */
+/** A route's counts and fields booked in one bucket of time (no samples: those are the whole report's). */
+export interface BucketDelta {
+  bucket: number;
+  counts: Omit<RouteCounts, 'resource' | 'operation'>;
+  fields: { path: string; differences: number; noise: number; kinds: Record<string, number> }[];
+}
+
+/** What one book holds of a route, whole: what a replica adds to the fleet's report (with the buckets of time it was booked in). */
 export interface RouteDelta extends RouteCounts {
   thresholds: Thresholds;
   fields: { path: string; differences: number; noise: number; kinds: Record<string, number>; samples: Sample[] }[];
+  buckets?: BucketDelta[];
 }
+
+/** A window of the report is read from buckets of this long… */
+export const BUCKET_MS = 5 * 60_000;
+/** …kept this long (the longest window offered, and a bucket more) */
+export const WINDOW_KEEP_MS = 60 * 60_000 + BUCKET_MS;
+/** the windows the report offers besides the whole (since its last reset) */
+export const REPORT_WINDOWS = { '15m': 15 * 60_000, '1h': 60 * 60_000 } as const;
+export type ReportWindow = keyof typeof REPORT_WINDOWS;
 
 export const MAX_SAMPLES = 10;
 /** field paths kept per route; more (odd bodies with map keys) fold into one path */
@@ -127,9 +145,49 @@ export function reportedOf(f: Pick<FieldStat, 'differences' | 'noise'>, compared
  */
 export class DiffBook {
   private routes = new Map<string, RouteStat>();
+  // bucket → route → what was booked in it (no samples), the last hour's: what a window is read from
+  private recent = new Map<number, Map<string, RouteStat>>();
 
   /** `also`: a second book that gets every booking too (what a replica has not sent to the fleet yet) */
-  constructor(private readonly opts: { sampleValues: boolean; also?: DiffBook }) {}
+  constructor(private readonly opts: { sampleValues: boolean; also?: DiffBook; now?: () => number }) {}
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  /** The route's stat in the current bucket (older buckets let go once past the longest window). */
+  private bucketRoute(r: RouteStat): RouteStat {
+    const now = this.now();
+    const bucket = Math.floor(now / BUCKET_MS);
+    let routes = this.recent.get(bucket);
+    if (!routes) {
+      routes = new Map();
+      this.recent.set(bucket, routes);
+      for (const b of this.recent.keys()) if ((b + 1) * BUCKET_MS < now - WINDOW_KEEP_MS) this.recent.delete(b);
+    }
+    const key = `${r.resource} ${r.operation}`;
+    let w = routes.get(key);
+    if (!w) {
+      w = { ...countsOf({ ...r, compared: 0, matched: 0, differed: 0, noiseReads: 0, errors: 0, skipped: 0 }), thresholds: r.thresholds, fields: new Map() };
+      routes.set(key, w);
+    }
+    return w;
+  }
+
+  /** A field of a bucket's route, under the path the whole report keeps it as. */
+  private static bucketField(w: RouteStat, path: string): FieldStat {
+    let f = w.fields.get(path);
+    if (!f) {
+      f = { kinds: new Map(), differences: 0, noise: 0, samples: [] };
+      w.fields.set(path, f);
+    }
+    return f;
+  }
+
+  /** The path a field is kept under: its own, or the overflow once a route has MAX_FIELDS. */
+  private static pathOf(r: RouteStat, path: string): string {
+    return r.fields.has(path) || r.fields.size < MAX_FIELDS ? path : OVERFLOW;
+  }
 
   private route(resource: string, operation: string, thresholds?: Thresholds): RouteStat {
     const key = `${resource} ${operation}`;
@@ -156,7 +214,7 @@ export class DiffBook {
   private field(r: RouteStat, path: string): FieldStat {
     const known = r.fields.get(path);
     if (known) return known;
-    const key = r.fields.size >= MAX_FIELDS ? OVERFLOW : path;
+    const key = DiffBook.pathOf(r, path);
     let f = r.fields.get(key);
     if (!f) {
       f = { kinds: new Map(), differences: 0, noise: 0, samples: [] };
@@ -169,11 +227,16 @@ export class DiffBook {
   compared(resource: string, operation: string, thresholds: Thresholds, sample: { requestId: string; url: string }, diffs: readonly Difference[]): boolean {
     this.opts.also?.compared(resource, operation, thresholds, sample, diffs);
     const r = this.route(resource, operation, thresholds);
+    const w = this.bucketRoute(r);
     r.compared += 1;
+    w.compared += 1;
     for (const d of diffs) {
+      const wf = DiffBook.bucketField(w, DiffBook.pathOf(r, d.path));
       const f = this.field(r, d.path);
       f.differences += 1;
       f.kinds.set(d.kind, (f.kinds.get(d.kind) ?? 0) + 1);
+      wf.differences += 1;
+      wf.kinds.set(d.kind, (wf.kinds.get(d.kind) ?? 0) + 1);
       if (f.samples.length < MAX_SAMPLES) {
         f.samples.push({
           ...sample,
@@ -181,6 +244,7 @@ export class DiffBook {
           primary: d.kind === 'status' ? String(d.primary) : shortHash(d.primary),
           secondary: d.kind === 'status' ? String(d.secondary) : shortHash(d.secondary),
           ...(this.opts.sampleValues ? { primaryValue: keptValue(d.primary), secondaryValue: keptValue(d.secondary) } : {}),
+          at: this.now(),
         });
       }
     }
@@ -188,8 +252,13 @@ export class DiffBook {
       const f = r.fields.get(d.path) ?? r.fields.get(OVERFLOW);
       return f !== undefined && reportedOf(f, r.compared, r.thresholds);
     });
-    if (reported) r.differed += 1;
-    else r.matched += 1;
+    if (reported) {
+      r.differed += 1;
+      w.differed += 1;
+    } else {
+      r.matched += 1;
+      w.matched += 1;
+    }
     return reported;
   }
 
@@ -197,22 +266,32 @@ export class DiffBook {
   noise(resource: string, operation: string, diffs: readonly Difference[]): void {
     this.opts.also?.noise(resource, operation, diffs);
     const r = this.route(resource, operation);
+    const w = this.bucketRoute(r);
     r.noiseReads += 1;
-    for (const d of diffs) this.field(r, d.path).noise += 1;
+    w.noiseReads += 1;
+    for (const d of diffs) {
+      DiffBook.bucketField(w, DiffBook.pathOf(r, d.path)).noise += 1;
+      this.field(r, d.path).noise += 1;
+    }
   }
 
   error(resource: string, operation: string): void {
     this.opts.also?.error(resource, operation);
-    this.route(resource, operation).errors += 1;
+    const r = this.route(resource, operation);
+    r.errors += 1;
+    this.bucketRoute(r).errors += 1;
   }
 
   skipped(resource: string, operation: string): void {
     this.opts.also?.skipped(resource, operation);
-    this.route(resource, operation).skipped += 1;
+    const r = this.route(resource, operation);
+    r.skipped += 1;
+    this.bucketRoute(r).skipped += 1;
   }
 
   reset(): void {
     this.routes = new Map();
+    this.recent = new Map();
   }
 
   /** Everything booked, whole, and the book starts afresh (a replica's not yet sent share of the fleet's report). */
@@ -222,9 +301,9 @@ export class DiffBook {
     return routes;
   }
 
-  /** The report, routes and fields worst first. */
-  report(judgement: ReportJudgement = REPORT_JUDGEMENT): DiffReport {
-    return reportOf(this.routesNow(), judgement);
+  /** The report, routes and fields worst first: all since the last reset, or the last `window`. */
+  report(judgement: ReportJudgement = REPORT_JUDGEMENT, window?: ReportWindow): DiffReport {
+    return reportOf(window === undefined ? this.routesNow() : this.routesWithin(REPORT_WINDOWS[window]), judgement);
   }
 
   private routesNow(): RouteDelta[] {
@@ -238,8 +317,59 @@ export class DiffBook {
         kinds: Object.fromEntries(f.kinds),
         samples: [...f.samples],
       })),
+      buckets: [...this.recent.entries()].flatMap(([bucket, routes]) => {
+        const w = routes.get(`${r.resource} ${r.operation}`);
+        return w ? [bucketDelta(bucket, w)] : [];
+      }),
     }));
   }
+
+  /** The routes booked in the last `ms`, read from the buckets that window covers (samples: those booked in it). */
+  private routesWithin(ms: number): RouteDelta[] {
+    const from = this.now() - ms;
+    return this.routesNow().flatMap((r) => windowed(r, from));
+  }
+}
+
+function bucketDelta(bucket: number, w: RouteStat): BucketDelta {
+  const { resource: _r, operation: _o, ...counts } = countsOf(w);
+  return {
+    bucket,
+    counts,
+    fields: [...w.fields.entries()].map(([path, f]) => ({ path, differences: f.differences, noise: f.noise, kinds: Object.fromEntries(f.kinds) })),
+  };
+}
+
+/**
+ * A route's whole delta cut to what was booked from `from` on: its buckets from the one `from` falls
+ * in, summed, and the samples booked since; nothing when it booked nothing then.
+ */
+export function windowed(r: RouteDelta, from: number): RouteDelta[] {
+  const first = Math.floor(from / BUCKET_MS);
+  const buckets = (r.buckets ?? []).filter((b) => b.bucket >= first);
+  if (buckets.length === 0) return [];
+  const counts = { compared: 0, matched: 0, differed: 0, noiseReads: 0, errors: 0, skipped: 0 };
+  const fields = new Map<string, { differences: number; noise: number; kinds: Record<string, number> }>();
+  for (const b of buckets) {
+    for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += b.counts[k] ?? 0;
+    for (const f of b.fields) {
+      const sum = fields.get(f.path) ?? { differences: 0, noise: 0, kinds: {} };
+      sum.differences += f.differences;
+      sum.noise += f.noise;
+      for (const [kind, n] of Object.entries(f.kinds)) sum.kinds[kind] = (sum.kinds[kind] ?? 0) + n;
+      fields.set(f.path, sum);
+    }
+  }
+  const samplesOf = (path: string) => (r.fields.find((f) => f.path === path)?.samples ?? []).filter((x) => (x.at ?? 0) >= from);
+  return [
+    {
+      resource: r.resource,
+      operation: r.operation,
+      ...counts,
+      thresholds: r.thresholds,
+      fields: [...fields.entries()].map(([path, f]) => ({ path, ...f, samples: samplesOf(path) })),
+    },
+  ];
 }
 
 /** A route's counts alone (not its fields or thresholds). */

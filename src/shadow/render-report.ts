@@ -1,5 +1,5 @@
 import { shown } from '../verdict/three-verdicts.js';
-import type { DiffReport, FieldReport, RouteReport } from './diff-book.js';
+import type { DiffReport, FieldReport, ReportWindow, RouteReport } from './diff-book.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text made safe inside HTML (element content and quoted attributes). */
@@ -47,9 +47,26 @@ export const anchorOf = (prefix: 'diff' | 'traffic', resource: string, operation
 /** What the admin page adds to the report: the window it covers, a way back to the console, a reset. */
 export interface LiveReport {
   since: string;
+  /** the window shown (none: all since the last reset) */
+  window: ReportWindow | undefined;
   console: string;
   reset: string;
   nonce: string;
+}
+
+const WINDOW_NAMES: [ReportWindow | undefined, string][] = [
+  [undefined, 'since the last reset'],
+  ['1h', 'the last hour'],
+  ['15m', 'the last 15 minutes'],
+];
+
+/** The windows the report can show, the one shown first and plain, the others as links. */
+function windowLinks(live: LiveReport): string {
+  const shownNow = WINDOW_NAMES.find(([w]) => w === live.window) as [ReportWindow | undefined, string];
+  const others = WINDOW_NAMES.filter(([w]) => w !== live.window).map(
+    ([w, name]) => `<a href="${w === undefined ? '?' : `?window=${w}`}" data-window="${w ?? 'all'}">${name}</a>`,
+  );
+  return `Showing <strong class="shown">${shownNow[1]}</strong>${live.window === undefined ? ` (${esc(live.since)})` : ''}; show ${others.join(' or ')}`;
 }
 
 function routeSection(r: RouteReport, live: LiveReport | undefined): string {
@@ -78,7 +95,7 @@ export function renderReportHtml(report: DiffReport, meta: { title: string; gene
       ? '<p>No shadowed or replayed requests yet.</p>'
       : `<table class="summary"><thead><tr><th>resource</th><th>operation</th><th>compared</th><th>matched</th><th>differing</th><th>share</th><th>errors</th><th>skipped</th></tr></thead><tbody>${summary}</tbody></table>${report.routes.map((r) => routeSection(r, live)).join('')}`;
   const window = live
-    ? `<p class="window">Since <strong>${esc(live.since)}</strong> (the last reset) · <a href="${esc(live.console)}">console</a> · <button type="button" id="reset">reset: start a new window</button> <span id="said"></span></p>
+    ? `<p class="window">${windowLinks(live)} · <a href="${esc(live.console)}">console</a> · <button type="button" id="reset">reset: start a new report</button> <span id="said"></span></p>
 <script nonce="${esc(live.nonce)}">
 document.getElementById('reset').addEventListener('click', async () => {
   const res = await fetch(${JSON.stringify(live.reset)}, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -220,7 +220,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
     await Promise.all([p.waitForURL(/\/admin\/diff#diff-groups-get$/), p.locator('tr[data-traffic="groups get"] a').click()]);
     const section = p.locator('section#diff-groups-get');
     expect(await section.isVisible()).toBe(true);
-    expect(await p.locator('.window').innerText()).toMatch(/^Since \S+Z \(the last reset\) · console · reset: start a new window/);
+    expect(await p.locator('.window').innerText()).toMatch(
+      /^Showing since the last reset \(\S+Z\); show the last hour or the last 15 minutes · console · reset: start a new report/,
+    );
     expect(await section.locator('p.counts').innerText()).toBe(
       `${before.compared} compared, 0 noise reads, ${before.errors} errors (a side that failed: not compared)`,
     );
@@ -231,6 +233,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
     expect(await status.locator('table.samples').innerText()).toMatch(/\t200\t404/);
     expect(await section.locator('a.back').getAttribute('href')).toBe('/admin#traffic-groups-get');
 
+    // the last 15 minutes: every read of this test was booked in them
+    await Promise.all([p.waitForURL(/\/admin\/diff\?window=15m$/), p.locator('a[data-window="15m"]').click()]);
+    expect(await p.locator('.window .shown').innerText()).toBe('the last 15 minutes');
+    expect(await p.locator('section#diff-groups-get p.counts').innerText()).toBe(
+      `${before.compared} compared, 0 noise reads, ${before.errors} errors (a side that failed: not compared)`,
+    );
+    const wrong = await fetch(`${url}/admin/diff.json?window=2d`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect([wrong.status, ((await wrong.json()) as { message: string }).message]).toEqual([400, expect.stringContaining('window: not a valid value')]);
     await Promise.all([p.waitForEvent('load'), p.locator('button#reset').click()]);
     expect(await p.locator('body').innerText()).toContain('No shadowed or replayed requests yet.');
     await Promise.all([p.waitForURL(/\/admin#traffic-groups-get$/), p.goBack().then(() => p.goto(`${url}/admin#traffic-groups-get`))]);

@@ -120,11 +120,11 @@ describe('diff book: noise baseline, thresholds, bounded memory', () => {
   });
 
   it('keeps at most 10 samples per path, as short hashes unless values are asked for, and a bounded number of paths', () => {
-    const book = new DiffBook({ sampleValues: false });
+    const book = new DiffBook({ sampleValues: false, now: () => 1_000 });
     for (let i = 0; i < 50; i += 1) book.compared('tags', 'get', DEFAULT_THRESHOLDS, { requestId: `req-${i}`, url: `/t/${i}` }, [diff('name')]);
     const [field] = book.report().routes[0]?.fields ?? [];
     expect(field?.samples).toHaveLength(10);
-    expect(field?.samples[0]).toEqual({ requestId: 'req-0', url: '/t/0', primary: shortHash('a'), secondary: shortHash('b') });
+    expect(field?.samples[0]).toEqual({ requestId: 'req-0', url: '/t/0', primary: shortHash('a'), secondary: shortHash('b'), at: 1_000 });
     expect(JSON.stringify(book.report())).not.toContain('"a"');
     const withValues = new DiffBook({ sampleValues: true });
     withValues.compared('tags', 'get', DEFAULT_THRESHOLDS, { requestId: 'r', url: '/t' }, [diff('name')]);
@@ -147,6 +147,29 @@ describe('diff book: noise baseline, thresholds, bounded memory', () => {
     expect(book.report().routes[0]).toMatchObject({ compared: 1, differed: 1, errors: 1 });
     book.reset();
     expect(book.report()).toEqual({ routes: [] });
+  });
+
+  it('a window of the report: what was booked in its last 15 minutes or hour, with the samples booked then; a reset empties them all', () => {
+    let now = Date.parse('2026-06-01T10:00:00Z');
+    const book = new DiffBook({ sampleValues: false, now: () => now });
+    const read = (id: string) => book.compared('groups', 'get', DEFAULT_THRESHOLDS, { requestId: id, url: '/g' }, [diff('description')]);
+    read('long-ago');
+    now += 30 * 60_000;
+    read('half-an-hour-ago');
+    book.error('groups', 'get');
+    now += 40 * 60_000;
+    read('now');
+    const route = (window?: '15m' | '1h') => book.report(undefined, window).routes[0];
+    expect(route()).toMatchObject({ compared: 3, errors: 1 });
+    expect(route('1h')).toMatchObject({ compared: 2, errors: 1 });
+    expect(route('15m')).toMatchObject({ compared: 1, errors: 0 });
+    expect(route('15m')?.fields[0]?.samples.map((s) => s.requestId)).toEqual(['now']);
+    expect(route('1h')?.fields[0]).toMatchObject({ path: 'description', differences: 2 });
+    // a route that booked nothing in the window is not in it
+    now += 20 * 60_000;
+    expect(book.report(undefined, '15m').routes).toEqual([]);
+    book.reset();
+    expect(book.report(undefined, '1h').routes).toEqual([]);
   });
 
   it('renders a self-contained page that escapes what it shows', () => {

@@ -92,6 +92,7 @@ describe('live shadow reads on the embedded demo', () => {
           url: `/iam/v2beta1/groups/${uids[i]}`,
           primary: expect.stringMatching(/^[0-9a-f]{12}$/),
           secondary: expect.stringMatching(/^[0-9a-f]{12}$/),
+          at: expect.any(Number),
         })),
       },
     ]);
