@@ -155,6 +155,12 @@ export class ProgressRunner {
     }
   }
 
+  /** Whether this replica still holds counts of a route's interval (or an earlier one) it could not send yet. */
+  private unsent(key: string, stage: number, index: number): boolean {
+    for (const b of this.pending.values()) if (b.route === key && b.stage === stage && b.index <= index) return true;
+    return false;
+  }
+
   private async judge(route: RunnerRoute): Promise<void> {
     const { schedule } = route;
     const now = this.deps.now();
@@ -166,6 +172,9 @@ export class ProgressRunner {
     const { intervalMs } = schedule;
     const last = Math.floor((now - SETTLE_MS - p.stepStartedAt) / intervalMs) - 1;
     for (let i = Math.max(p.evaluated + 1, last - CATCH_UP + 1); i <= last; i += 1) {
+      // counts of it still here (a send that failed, or that waited on a stalled Redis while more came):
+      // judged once they are sent, never without them
+      if (this.unsent(route.key, p.stage, i)) return;
       const counts = await this.deps.counters.read(route.key, p.stage, i);
       const next = await this.deps.judged(route.key, p.stage, { index: i, endedAt: p.stepStartedAt + (i + 1) * intervalMs, counts });
       if (!next || next.stage !== p.stage || next.evaluated < i) return;
