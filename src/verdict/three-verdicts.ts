@@ -59,7 +59,7 @@ export function verdictOf(interval: Bounds, tolerance: number): VerdictName {
   return 'inconclusive';
 }
 
-/** A check's sides in words: `native requests 12 of 400 (3 %)`, `native requests p99 41 ms of 400`. */
+/** A check's sides in words: `native requests: 12 of 400 (3 %)`, `native requests: 41 ms of 400` (a quantile). */
 export function sidesText(c: Pick<Verdict, 'sides'>): string {
   return c.sides
     .map((s) =>
