@@ -2,7 +2,7 @@ import type { FleetSyncStatus } from './fleet-sync.js';
 import { durationMs } from './rollout-config.js';
 import { type RolloutSnapshot, type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
 import type { Served } from './rollout-traffic.js';
-import { intervalView } from './route-progress.js';
+import { intervalView, latestChecks } from './route-progress.js';
 
 /** What a replica adds to its snapshot for `GET /admin/rollout`. */
 export interface StatusExtras {
@@ -70,7 +70,7 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
             : null,
           look: p?.looks ?? 0,
           // each check's latest verdict, with its numbers
-          checks: p?.history.at(-1)?.checks ?? [],
+          checks: latestChecks(p),
           intervals: (p?.history ?? []).map(intervalView),
         }
       : null,

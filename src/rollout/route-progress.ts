@@ -199,7 +199,13 @@ function verdictText(r: IntervalResult, analysis: AnalysisConfig): string {
 
 /** An older interval of the history: its figures and each check's verdict and estimate, not their whole numbers. */
 function compacted(r: IntervalResult): IntervalResult {
-  return { ...r, checks: r.checks.map((c) => ({ ...c, sides: [], why: '' })) };
+  return { ...r, checks: (r.checks ?? []).map((c) => ({ ...c, sides: [], why: '' })) };
+}
+
+/** Each check's latest verdict with its numbers (none from a state the earlier analysis stored, whose checks had no numbers). */
+export function latestChecks(p: RouteProgress | undefined): CheckResult[] {
+  const checks = p?.history?.at(-1)?.checks ?? [];
+  return checks.filter((c) => Array.isArray(c.sides) && typeof c.unit === 'string' && typeof c.why === 'string');
 }
 
 function changed(before: RouteProgress, after: RouteProgress, reason: string, by: string, now: number, figures: IntervalResult | null): ProgressEvent[] {

@@ -8,6 +8,7 @@ import {
   commandProgress,
   judgeInterval,
   type IntervalResult,
+  latestChecks,
   type ProgressAction,
   type ProgressEvent,
   type RouteProgress,
@@ -211,6 +212,35 @@ describe('progressive rollout: the state machine over a test clock', () => {
     expect(check(quiet, 'maxErrorRate')).toEqual(check(first, 'maxErrorRate'));
     r.interval({ native: 10 });
     expect(r.p.looks).toBe(2);
+  });
+
+  it('a state the earlier analysis stored (no step totals, no looks, checks without numbers) is judged on and shown', () => {
+    const s = schedule();
+    const stored = {
+      ...startProgress(s, 0),
+      step: 1,
+      state: 'progressing',
+      history: [
+        {
+          step: 1,
+          index: 0,
+          endedAt: 0,
+          verdict: 'pass',
+          decidedBy: null,
+          checks: [{ check: 'maxErrorRate', value: 0, limit: 0.01, applies: true, passed: true, dryRun: false }],
+        },
+      ],
+    } as unknown as RouteProgress;
+    delete (stored as Partial<RouteProgress>).observed;
+    delete (stored as Partial<RouteProgress>).looks;
+    expect(latestChecks(stored)).toEqual([]);
+    const after = afterInterval(s, stored, { index: 1, endedAt: MIN }, tally(healthy), MIN).progress;
+    expect(after).toMatchObject({ looks: 1, observed: { 'r.n': 2000 } });
+    expect(latestChecks(after).map((c) => [c.check, c.verdict])).toEqual([
+      ['maxErrorRate', 'pass'],
+      ['maxLatencyRatio', 'pass'],
+      ['maxDiffRate', 'inconclusive'],
+    ]);
   });
 
   it('a dryRun check is evaluated and shown, never acts; the same check not in dryRun fails the step', () => {
