@@ -2,6 +2,7 @@ import type { AnalysisCounters } from '../stores/fleet-counters.js';
 import { addTally, countServed, emptyTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from './interval-tally.js';
 import type { KnownRoutes } from './rollout-config.js';
 import { type RolloutSnapshot, rolledBackAt } from './rollout-snapshot.js';
+import { SendOnce } from './send-once.js';
 
 const MINUTE = 60_000;
 /** what the console and /admin/rollout show: the fleet's last few minutes */
@@ -45,6 +46,7 @@ export class FleetTraffic {
   // resource → operation → the entry of `pending` counted into now
   private current = new Map<string, Map<string, { key: string; index: number; tally: IntervalTally }>>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly sender: SendOnce;
   // a Redis that is away fails every flush: it is told once a minute
   private failureToldAt = Number.NEGATIVE_INFINITY;
 
@@ -54,7 +56,9 @@ export class FleetTraffic {
       now(): number;
       failed(err: unknown): void;
     },
-  ) {}
+  ) {
+    this.sender = new SendOnce(deps.counters);
+  }
 
   private static key(resource: string, operation: string): string {
     return `traffic|${resource}|${operation}`;
@@ -90,26 +94,17 @@ export class FleetTraffic {
     this.timer = undefined;
   }
 
-  /** Sends what was counted here; kept for the next try when the counters are away. */
+  /** Sends what was counted here, once; kept for the next try when the counters are away. */
   async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    this.current = new Map();
+    if (this.pending.size === 0 && !this.sender.owed) return;
     try {
-      await this.deps.counters.add(
-        batch.map((b) => ({ route: b.key, stage: 0, index: b.index, counts: tallyCounts(b.tally) })),
-        KEEP_MS,
-      );
+      await this.sender.send(() => {
+        const batch = [...this.pending.values()];
+        this.pending = new Map();
+        this.current = new Map();
+        return batch.map((b) => ({ route: b.key, stage: 0, index: b.index, counts: tallyCounts(b.tally) }));
+      }, KEEP_MS);
     } catch (err) {
-      // kept for the next try, as long as the figures would still be shown
-      const oldest = Math.floor(this.deps.now() / MINUTE) - RECENT_MINUTES;
-      for (const b of batch) {
-        if (b.index < oldest) continue;
-        const later = this.pending.get(`${b.key}|${b.index}`);
-        if (later) addTally(later.tally, b.tally);
-        else this.pending.set(`${b.key}|${b.index}`, b);
-      }
       if (this.deps.now() - this.failureToldAt >= MINUTE) {
         this.failureToldAt = this.deps.now();
         this.deps.failed(err);

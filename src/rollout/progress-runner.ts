@@ -1,6 +1,7 @@
 import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
-import { addTally, countCompared, countServed, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
+import { countCompared, countServed, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
 import type { RouteProgress, Schedule } from './route-progress.js';
+import { SendOnce } from './send-once.js';
 
 /** An interval of a route's step over, with what the fleet counted in it. */
 export interface IntervalCounts {
@@ -49,11 +50,14 @@ export class ProgressRunner {
   private pending = new Map<string, { route: string; stage: number; index: number; tally: IntervalTally }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private readonly sender: SendOnce;
 
   // when a failure was last told (a Redis that is away fails every tick: it is said every FAILURE_EVERY_MS)
   private failureToldAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.sender = new SendOnce(deps.counters);
+  }
 
   private failed(what: string, err: unknown): void {
     const now = this.deps.now();
@@ -104,24 +108,17 @@ export class ProgressRunner {
     if (tally) countCompared(tally, comparison);
   }
 
-  /** Sends the counts gathered here; kept for the next try when the counters are away. */
+  /** Sends the counts gathered here, once; kept for the next try when the counters are away. */
   async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
+    if (this.pending.size === 0 && !this.sender.owed) return;
     const keepMs = Math.max(60_000, ...this.deps.routes().map((r) => 4 * r.schedule.intervalMs));
     try {
-      await this.deps.counters.add(
-        batch.map((b) => ({ route: b.route, stage: b.stage, index: b.index, counts: tallyCounts(b.tally) })),
-        keepMs,
-      );
+      await this.sender.send(() => {
+        const batch = [...this.pending.values()];
+        this.pending = new Map();
+        return batch.map((b) => ({ route: b.route, stage: b.stage, index: b.index, counts: tallyCounts(b.tally) }));
+      }, keepMs);
     } catch (err) {
-      for (const b of batch) {
-        const id = `${b.route}|${b.stage}|${b.index}`;
-        const later = this.pending.get(id);
-        if (later) addTally(later.tally, b.tally);
-        else this.pending.set(id, b);
-      }
       this.failed('sending the analysis counts', err);
     }
   }
@@ -158,7 +155,7 @@ export class ProgressRunner {
   /** Whether this replica still holds counts of a route's interval (or an earlier one) it could not send yet. */
   private unsent(key: string, stage: number, index: number): boolean {
     for (const b of this.pending.values()) if (b.route === key && b.stage === stage && b.index <= index) return true;
-    return false;
+    return this.sender.holds((c) => c.route === key && c.stage === stage && c.index <= index);
   }
 
   private async judge(route: RunnerRoute): Promise<void> {

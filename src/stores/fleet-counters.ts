@@ -26,7 +26,11 @@ export interface AnalysisCount {
 
 /** The progressive rollout's counts across the fleet: each replica adds, the evaluator reads an interval's sums. */
 export interface AnalysisCounters {
-  add(counts: readonly AnalysisCount[], keepMs: number): Promise<void>;
+  /**
+   * Adds a batch once: a batch sent again under the same `batch` id (its first send timed out, and
+   * may yet have been applied) is not added twice.
+   */
+  add(counts: readonly AnalysisCount[], keepMs: number, batch: string): Promise<void>;
   read(route: string, stage: number, index: number): Promise<Record<string, number>>;
 }
 

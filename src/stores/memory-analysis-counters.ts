@@ -6,7 +6,8 @@ export class MemoryAnalysisCounters implements AnalysisCounters {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async add(counts: readonly AnalysisCount[], keepMs: number): Promise<void> {
+  // (a batch in memory is never left half-sent: its id needs no mark)
+  async add(counts: readonly AnalysisCount[], keepMs: number, _batch?: string): Promise<void> {
     const now = this.now();
     for (const [key, entry] of this.sums) if (entry.until < now) this.sums.delete(key);
     for (const c of counts) {
