@@ -32,7 +32,12 @@ export class RedisAnalysisCounters implements AnalysisCounters {
       key: this.name(c.route, c.stage, c.index),
       counts: Object.fromEntries(Object.entries(c.counts).filter(([, n]) => n !== 0)),
     }));
-    await onRedis(() => this.redis.eval(ADD_ONCE, 1, `${this.prefix}batch:${batch}`, Math.max(1, Math.round(keepMs)), JSON.stringify(body)));
+    // in a pipeline, as the other stores send theirs: a timed-out command is one of its results, never a loose rejection
+    const pipeline = this.redis.pipeline();
+    pipeline.eval(ADD_ONCE, 1, `${this.prefix}batch:${batch}`, Math.max(1, Math.round(keepMs)), JSON.stringify(body));
+    const results = await onRedis(() => pipeline.exec());
+    const failed = results?.find(([err]) => err);
+    if (!results || failed) throw failed?.[0] ?? new Error('the analysis counts were not answered');
   }
 
   async read(route: string, stage: number, index: number): Promise<Record<string, number>> {
