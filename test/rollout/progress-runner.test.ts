@@ -7,6 +7,7 @@ import type { AnalysisCount } from '../../src/stores/fleet-counters.js';
 import { MemoryAnalysisCounters } from '../../src/stores/memory-analysis-counters.js';
 import { RedisAnalysisCounters } from '../../src/stores/redis-analysis-counters.js';
 import { HAVE_REDIS, startRedisServer } from '../support/redis-server.js';
+import { until } from '../support/until.js';
 
 describe('the progress runner', () => {
   it('never judges an interval while counts of it wait here: a send held by a stalled Redis, and what came meanwhile', async () => {
@@ -67,13 +68,21 @@ describe('the progress runner', () => {
     'on a stalled Redis a send times out but runs when Redis wakes; sent again under its id, it is counted once (a real redis-server)',
     async () => {
       const server = await startRedisServer();
-      const redis = new Redis(server.url, { commandTimeout: 200, maxRetriesPerRequest: 0 });
+      const redis = new Redis(server.url, { commandTimeout: 500, maxRetriesPerRequest: 0 });
+      // the timed-out command is also told as an error event: expected here
+      redis.on('error', () => undefined);
       try {
         const counters = new RedisAnalysisCounters(redis, 'test:analysis:');
         const count = [{ route: 'groups|get', stage: 1, index: 0, counts: { 'r.n': 5 } }];
         server.pause();
         await expect(counters.add(count, 60_000, 'batch-1')).rejects.toThrow();
         server.resume();
+        // awake: it answers again (the held send ran first)
+        await until(
+          () => redis.ping().catch(() => 'not yet'),
+          (answer) => answer === 'PONG',
+          'Redis awake',
+        );
         // the first send ran when Redis woke; the same batch again adds nothing, a new one adds
         await counters.add(count, 60_000, 'batch-1');
         expect(await counters.read('groups|get', 1, 0)).toEqual({ 'r.n': 5 });
