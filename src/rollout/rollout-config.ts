@@ -50,8 +50,6 @@ export const DEFAULT_MIN_SAMPLES = 200;
 /** the error check of a route whose analysis names none */
 export const DEFAULT_ERROR_RATE_INCREASE = 0.005;
 
-const tolerance = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
-
 /** How a progressive route's steps are judged: each check on everything its step saw so far, with an interval at a level that holds over the whole rollout. */
 const AnalysisSchema = z
   .strictObject({
@@ -64,16 +62,16 @@ const AnalysisSchema = z
     /** the chance that every interval of a check over the whole rollout holds the true value (a false fail: at most 1 − this) */
     confidence: z.number().min(0.5, { error: 'must be from 0.5 to 0.9999' }).max(0.9999, { error: 'must be from 0.5 to 0.9999' }).default(0.98),
     /** native error rate (simple mode: against a fixed limit) */
-    maxErrorRate: tolerance.optional(),
+    maxErrorRate: rate.optional(),
     /** native error rate − translated error rate (default 0.005 when neither error check is given) */
-    maxErrorRateIncrease: tolerance.optional(),
+    maxErrorRateIncrease: rate.optional(),
     /** native latency quantile / translated latency quantile */
     maxLatencyRatio: z.number().positive().max(1000).optional(),
     latencyQuantile: z.number().min(0.5, { error: 'must be from 0.5 to 0.999' }).max(0.999, { error: 'must be from 0.5 to 0.999' }).default(0.99),
     /** share of compared reads with a reported difference (simple mode: against a fixed limit) */
-    maxDiffRate: tolerance.optional(),
+    maxDiffRate: rate.optional(),
     /** share of compared reads that differ − share of the noise arm's reads that differ */
-    maxDiffRateIncrease: tolerance.optional(),
+    maxDiffRateIncrease: rate.optional(),
     failureLimit: z.number().int().min(1).max(1000).default(2),
     /** checks evaluated and shown that never fail a step */
     dryRun: z.array(oneOf(ANALYSIS_CHECKS)).default([]),
