@@ -193,6 +193,15 @@ export const ProxySettingsSchema = z.object({
       'the secret a request sends in `x-v2proxy-override-secret` for its `x-v2proxy-backend` override to be honoured (with `allowOverride: true` in the rollout file; 16+ characters); never logged. Unset: no request can force a side',
     ),
   SHADOW_MAX_INFLIGHT: positiveInt(10_000).default(32).describe('shadow reads running at once; beyond that a shadow is skipped and counted'),
+  VERIFY_MAX_INFLIGHT: positiveInt(10_000)
+    .default(32)
+    .describe("write verifications running at once (a route's `verifyWrites`); beyond that a write is skipped and counted"),
+  VERIFY_DELAY_MS: wholeNumber(60_000)
+    .default(200)
+    .describe('how long after a verified write answers (and between its retries) its resource is read back, in milliseconds'),
+  VERIFY_RETRIES: wholeNumber(20)
+    .default(3)
+    .describe('how many more times a written resource that is still changing is read back before it is counted as unverified'),
   DIFF_SAMPLE_VALUES: bool().default(false).describe("keep the values of diff samples (false: a 12-hex hash of each side's value)"),
   RECORD_FILE: text.min(1).optional().describe('append each v2 read served as a JSON line {time, method, url, status, requestId} (for `v2proxy diff`)'),
   RECORD_SAMPLE: numberFrom(0, 100).default(100).describe('percent of v2 reads RECORD_FILE keeps'),

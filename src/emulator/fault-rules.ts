@@ -12,6 +12,14 @@ export const FaultRuleSchema = z.strictObject({
   reset: z.boolean().default(false),
   hang: z.boolean().default(false),
   set: z.record(z.string(), z.unknown()).optional(),
+  /** what a matching write stores instead of what it asked: fields dropped (kept as they were), others stored, or a delete that removes nothing */
+  write: z
+    .strictObject({
+      drop: z.array(z.string().min(1).max(200)).max(50).default([]),
+      set: z.record(z.string(), z.unknown()).default({}),
+      keep: z.boolean().default(false),
+    })
+    .optional(),
 });
 export const FaultRulesBody = z.strictObject({ rules: z.array(FaultRuleSchema).max(100) });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
@@ -33,7 +41,8 @@ const CODE_OF_STATUS: Record<number, number> = {
 /**
  * Switchable faults for tests and demos, shared by the v1 and the native v2 surface: a rule matches
  * a path prefix (and a method), and with its rate delays, answers a status, resets the connection,
- * never answers, or overwrites top-level fields of each resource of a v2 answer.
+ * never answers, overwrites top-level fields of each resource of a v2 answer, or changes what a
+ * write stores (a field dropped or given another value, a delete that removes nothing).
  */
 export class FaultRules {
   private rules: FaultRule[] = [];
@@ -80,6 +89,27 @@ export class FaultRules {
       if (status !== undefined && status >= 400) {
         const code = CODE_OF_STATUS[status] ?? (status >= 500 ? GrpcCode.INTERNAL : GrpcCode.UNKNOWN);
         await reply.status(status).send(new V1Error(code as V1Error['code'], `injected fault: HTTP ${status}`).toBody());
+      }
+    });
+    app.addHook('preHandler', async (req, reply) => {
+      const writes = ((req as { faults?: FaultRule[] }).faults ?? []).flatMap((r) => (r.write ? [r.write] : []));
+      if (writes.length === 0) return;
+      if (req.method === 'DELETE') {
+        // answered as done, and nothing removed
+        if (writes.some((w) => w.keep)) await reply.send({});
+        return;
+      }
+      if (!isPlainObject(req.body)) return;
+      const body = req.body as Record<string, unknown>;
+      const dropped = new Set(writes.flatMap((w) => w.drop));
+      for (const field of dropped) delete body[field];
+      Object.assign(body, ...writes.map((w) => w.set));
+      // with a mask: a dropped field is not written either (it keeps its value), a set one is
+      const query = req.query as Record<string, unknown>;
+      if (typeof query.update_mask === 'string' && query.update_mask !== '') {
+        const paths = query.update_mask.split(',').filter((path) => !dropped.has(path.trim()));
+        for (const w of writes) for (const field of Object.keys(w.set)) if (!paths.includes(field)) paths.push(field);
+        query.update_mask = paths.join(',');
       }
     });
     app.addHook('onSend', async (req, _reply, payload) => {

@@ -55,6 +55,8 @@ export interface Exchange<W = unknown> {
   side: Side;
   decision: Decision | undefined;
   shadow: { config: RolloutRoute; noise: boolean } | undefined;
+  /** a write to verify once answered: its route, its resource's generation when held, an update's pre-image */
+  verify?: { config: RolloutRoute; generation: number; before: unknown } | undefined;
   /** its server span, when traced (set by the pipeline) */
   traced?: TracedRequest | undefined;
 }

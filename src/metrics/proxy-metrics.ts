@@ -59,6 +59,20 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly verifications = new Counter({
+    name: 'v2proxy_write_verifications_total',
+    help: 'verified writes, by resource, operation and outcome (match, differ, unverified, error, skipped)',
+    labelNames: ['resource', 'operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly writeDifferences = new Counter({
+    name: 'v2proxy_write_differences_total',
+    help: 'verified writes that differ, by resource, operation and check (intent, answer, other side)',
+    labelNames: ['resource', 'operation', 'check'] as const,
+    registers: [this.registry],
+  });
+
   readonly circuitOpen = new Gauge({
     name: 'v2proxy_circuit_open',
     help: 'whether the circuit breaker of a backend is open (calls fail fast), by backend',

@@ -55,7 +55,9 @@ export type Reduced =
 
 /** A progressive route's schedule, from its entry in the file. */
 export function scheduleOfRoute(route: RolloutRoute): Schedule | undefined {
-  return route.steps ? scheduleOf(route.steps, route.analysis ?? (DEFAULT_ANALYSIS as AnalysisConfig), route.shadow, route.noise) : undefined;
+  return route.steps
+    ? scheduleOf(route.steps, route.analysis ?? (DEFAULT_ANALYSIS as AnalysisConfig), route.shadow, route.noise, route.verifyWrites)
+    : undefined;
 }
 
 function progressView(p: RouteProgress | undefined, schedule: Schedule): Record<string, unknown> {

@@ -22,6 +22,9 @@ export interface IntervalTally {
   /** the noise arm: reads the serving side answered twice, and those whose two answers differed */
   noise: number;
   noiseUnequal: number;
+  /** writes read back and checked, and those with a difference (intent, answer or the other side) */
+  verified: number;
+  writeDiffered: number;
 }
 
 /** One shadowed read's comparison as the analysis counts it. */
@@ -44,6 +47,8 @@ export function emptyTally(): IntervalTally {
     unequal: 0,
     noise: 0,
     noiseUnequal: 0,
+    verified: 0,
+    writeDiffered: 0,
   };
 }
 
@@ -78,6 +83,14 @@ export function addTally(into: IntervalTally, more: IntervalTally): void {
   into.unequal += more.unequal;
   into.noise += more.noise;
   into.noiseUnequal += more.noiseUnequal;
+  into.verified += more.verified;
+  into.writeDiffered += more.writeDiffered;
+}
+
+/** One verified write, into a tally. */
+export function countVerified(tally: IntervalTally, differed: boolean): void {
+  tally.verified += 1;
+  if (differed) tally.writeDiffered += 1;
 }
 
 /** One shadowed read compared, into a tally. */
@@ -120,7 +133,15 @@ const SIDE_LETTER: Record<Backend, string> = { translate: 't', native: 'n' };
 
 /** A tally as named counters (`r.t` requests, `e.n` errors, `l.t.12` a latency bucket, `c`, `d`): what the fleet's counters add up. */
 export function tallyCounts(tally: IntervalTally): Record<string, number> {
-  const counts: Record<string, number> = { c: tally.compared, d: tally.differed, u: tally.unequal, z: tally.noise, zu: tally.noiseUnequal };
+  const counts: Record<string, number> = {
+    c: tally.compared,
+    d: tally.differed,
+    u: tally.unequal,
+    z: tally.noise,
+    zu: tally.noiseUnequal,
+    wv: tally.verified,
+    wd: tally.writeDiffered,
+  };
   for (const side of ['translate', 'native'] as const) {
     const s = SIDE_LETTER[side];
     counts[`r.${s}`] = tally.requests[side];
@@ -139,6 +160,8 @@ export function tallyOf(counts: Record<string, number>): IntervalTally {
   tally.unequal = Math.min(n(counts.u), tally.compared);
   tally.noise = n(counts.z);
   tally.noiseUnequal = Math.min(n(counts.zu), tally.noise);
+  tally.verified = n(counts.wv);
+  tally.writeDiffered = Math.min(n(counts.wd), tally.verified);
   for (const side of ['translate', 'native'] as const) {
     const s = SIDE_LETTER[side];
     tally.requests[side] = n(counts[`r.${s}`]);

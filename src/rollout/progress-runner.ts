@@ -1,5 +1,5 @@
 import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
-import { countCompared, countServed, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
+import { countCompared, countServed, countVerified, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
 import type { RouteProgress, Schedule } from './route-progress.js';
 import { SendOnce } from './send-once.js';
 
@@ -106,6 +106,12 @@ export class ProgressRunner {
   compared(route: RunnerRoute, comparison: ShadowComparison): void {
     const tally = this.tallyFor(route);
     if (tally) countCompared(tally, comparison);
+  }
+
+  /** A write of a route, read back and checked. */
+  verified(route: RunnerRoute, differed: boolean): void {
+    const tally = this.tallyFor(route);
+    if (tally) countVerified(tally, differed);
   }
 
   /** Sends the counts gathered here, once; kept for the next try when the counters are away. */

@@ -32,7 +32,9 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 
 const rate = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
 
-export const ANALYSIS_CHECKS = ['maxErrorRate', 'maxErrorRateIncrease', 'maxLatencyRatio', 'maxDiffRate', 'maxDiffRateIncrease'] as const;
+export const ANALYSIS_CHECKS = ['maxErrorRate', 'maxErrorRateIncrease', 'maxLatencyRatio', 'maxDiffRate', 'maxDiffRateIncrease', 'maxWriteDiffRate'] as const;
+/** the operations that change a resource: what `verifyWrites` samples */
+export const WRITE_OPERATIONS: readonly Operation[] = ['create', 'update', 'delete'];
 export type AnalysisCheck = (typeof ANALYSIS_CHECKS)[number];
 
 /** One step of a progressive route: a native share held at least `pause`, until the analysis lets it go on. */
@@ -72,6 +74,8 @@ const AnalysisSchema = z
     maxDiffRate: rate.optional(),
     /** share of compared reads that differ − share of the noise arm's reads that differ */
     maxDiffRateIncrease: rate.optional(),
+    /** share of verified writes with a difference (intent, answer or the other side) */
+    maxWriteDiffRate: rate.optional(),
     failureLimit: z.number().int().min(1).max(1000).default(2),
     /** checks evaluated and shown that never fail a step */
     dryRun: z.array(oneOf(ANALYSIS_CHECKS)).default([]),
@@ -93,6 +97,8 @@ const RouteSchema = z.strictObject({
   shadow: percent.default(0),
   /** share of shadowed reads that also ask the serving side twice: the noise baseline */
   noise: percent.default(0),
+  /** share of writes (create, update, delete) read back after they answer, and checked */
+  verifyWrites: percent.default(0),
   /** field paths left out of the comparison (`groups[].createTime`) */
   ignore: z.array(z.string().min(1).max(500)).max(200).default([]),
   /** a field path is reported when (d − n) / (d + n) passes this percentage… */
@@ -182,10 +188,6 @@ function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes):
   return problems;
 }
 
-/**
- * A progressive route names its steps instead of a fixed share, analysis only goes with steps, and
- * its last step serves everyone natively (reaching it is what `promoted` means).
- */
 /** A route named twice (the same resource and operations, in any order): a request matches the first, the other would never serve, and they would share one progressive state. */
 function repeatedRoutes(config: RolloutConfig): string[] {
   const seen = new Map<string, number>();
@@ -200,11 +202,21 @@ function repeatedRoutes(config: RolloutConfig): string[] {
   });
 }
 
+/**
+ * A progressive route names its steps instead of a fixed share, analysis only goes with steps, and
+ * its last step serves everyone natively (reaching it is what `promoted` means). Writes are verified
+ * only on a route that has some.
+ */
 function scheduleProblems(raw: Record<string, unknown>, config: RolloutConfig): string[] {
   const routes = Array.isArray(raw.routes) ? (raw.routes as Record<string, unknown>[]) : [];
   return routes.flatMap((route, i) => {
     if (route.steps !== undefined && route.native !== undefined) return [`routes[${i}]: give either native (a fixed share) or steps, not both`];
     if (route.analysis !== undefined && route.steps === undefined) return [`routes[${i}].analysis: only a route with steps is analysed`];
+    const verified = config.routes[i];
+    if (verified && verified.verifyWrites > 0 && !verified.operations.some((op) => WRITE_OPERATIONS.includes(op)))
+      return [`routes[${i}].verifyWrites: the route has no writes to verify (its operations: ${verified.operations.join(', ')})`];
+    if (verified?.analysis?.maxWriteDiffRate !== undefined && verified.verifyWrites === 0)
+      return [`routes[${i}].analysis.maxWriteDiffRate: judges verified writes; give the route a verifyWrites share`];
     const steps = config.routes[i]?.steps;
     const last = steps?.at(-1);
     if (steps && last && last.native !== 100)

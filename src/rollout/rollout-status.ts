@@ -45,6 +45,7 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
     operations: r.route.operations,
     native: r.share.native,
     shadow: r.share.shadow,
+    verifyWrites: r.route.verifyWrites,
     effectiveNative: s.killSwitch || rolledBack || !x.nativeBackend ? 0 : r.share.native,
     rolledBack,
     rolledBackUntil: rolledBack ? iso(r.rollback?.until) : null,

@@ -70,6 +70,13 @@ export class RolloutTraffic {
     this.deps.guard.compared(route, comparison.reported);
   }
 
+  /** A verified write of a decided request: the analysis counts it (the write diff check). */
+  verified(d: Decision | undefined, differed: boolean): void {
+    const route = d?.route;
+    if (!route?.schedule || !d?.evidence) return;
+    this.deps.runner.verified({ key: route.key, schedule: route.schedule, progress: route.progress }, differed);
+  }
+
   servedOn(key: string): Served {
     return { ...(this.served.get(key) ?? { translate: 0, native: 0, override: 0 }) };
   }

@@ -10,13 +10,15 @@ export interface Schedule {
   shadow: number;
   /** whether the route has a noise arm (the diff check compares with it, else with none) */
   noise: boolean;
+  /** the share of the route's writes verified (the write diff check needs some) */
+  verifyWrites: number;
   /** the analysis interval in milliseconds, read from the file once */
   intervalMs: number;
 }
 
 /** A progressive route's schedule as the rollout file gives it. */
-export function scheduleOf(steps: readonly RolloutStep[], analysis: AnalysisConfig, shadow: number, noise = 0): Schedule {
-  return { steps, analysis, shadow, noise: noise > 0, intervalMs: durationMs(analysis.interval) };
+export function scheduleOf(steps: readonly RolloutStep[], analysis: AnalysisConfig, shadow: number, noise = 0, verifyWrites = 0): Schedule {
+  return { steps, analysis, shadow, noise: noise > 0, verifyWrites, intervalMs: durationMs(analysis.interval) };
 }
 
 export type ProgressState = 'shadowing' | 'progressing' | 'paused' | 'promoted' | 'aborted';
@@ -166,7 +168,7 @@ export function judgeInterval(schedule: Schedule, p: RouteProgress, at: { index:
   addTally(totals, tally);
   const looks = Number.isInteger(p.looks) ? p.looks : 0;
   // an interval that saw nothing new is the same data at the same look, not another look
-  const fresh = tally.requests.native + tally.requests.translate + tally.compared + tally.noise > 0;
+  const fresh = tally.requests.native + tally.requests.translate + tally.compared + tally.noise + tally.verified > 0;
   const look = fresh || looks === 0 ? looks + 1 : looks;
   const judged = judgeStep(schedule.analysis, schedule.steps[step] as RolloutStep, schedule, totals, look);
   return {

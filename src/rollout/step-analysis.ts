@@ -57,6 +57,13 @@ export const CHECK_FACTS: readonly { check: AnalysisCheck; measure: string; side
     method: `${METHODS.rateIncrease} (${METHODS.rate} without a noise arm)`,
     needs: 'a shadow share',
   },
+  {
+    check: 'maxWriteDiffRate',
+    measure: 'share of verified writes with a difference',
+    sides: 'writes read back and checked (`verifyWrites`), those differing in their intent, their answer or the other side',
+    method: METHODS.rate,
+    needs: 'a verifyWrites share',
+  },
 ];
 
 const measureOf = (check: AnalysisCheck) => (CHECK_FACTS.find((f) => f.check === check) as (typeof CHECK_FACTS)[number]).measure;
@@ -86,7 +93,7 @@ const notMeasured = (check: AnalysisCheck, tolerance: number, minimum: number, d
 export function judgeStep(
   analysis: AnalysisConfig,
   step: RolloutStep,
-  route: { shadow: number; noise: boolean },
+  route: { shadow: number; noise: boolean; verifyWrites?: number },
   totals: IntervalTally,
   look: number,
 ): StepVerdict {
@@ -112,6 +119,7 @@ export function judgeStep(
   };
   const noNative = 'not measured at this step: it serves no native share';
   const noShadow = 'not measured at this step: it compares no reads';
+  const verifies = (route.verifyWrites ?? 0) > 0;
   add('maxErrorRate', servesNative, noNative, (tolerance, c) => rateVerdict({ ...c, measure: measureOf('maxErrorRate'), tolerance, side: native }));
   add('maxErrorRateIncrease', servesNative, noNative, (tolerance, c) =>
     rateIncreaseVerdict({ ...c, measure: measureOf('maxErrorRateIncrease'), tolerance, a: native, b: translate }),
@@ -139,6 +147,14 @@ export function judgeStep(
           b: { side: 'noise reads', count: totals.noise, events: totals.noiseUnequal },
         })
       : rateVerdict({ ...c, measure: 'differing share of compared reads (no noise arm)', tolerance, side: { ...compared, events: totals.unequal } }),
+  );
+  add('maxWriteDiffRate', verifies, 'not measured: the route verifies no writes', (tolerance, c) =>
+    rateVerdict({
+      ...c,
+      measure: measureOf('maxWriteDiffRate'),
+      tolerance,
+      side: { side: 'verified writes', count: totals.verified, events: totals.writeDiffered },
+    }),
   );
   const acting = checks.filter((c) => c.applies && !c.dryRun);
   const tested = checks.some((c) => c.interval !== null);

@@ -8,6 +8,13 @@ import { ControlRefusedError } from '../rollout/control-plane.js';
 import { PROGRESS_ACTIONS, type ProgressAction } from '../rollout/route-progress.js';
 import type { Rollout } from '../rollout/start-rollout.js';
 import { type DiffReport, REPORT_WINDOWS, type ReportWindow } from '../shadow/diff-book.js';
+import { splitWrites } from '../shadow/write-book.js';
+
+/** The report as `/admin/diff.json` gives it: the shadow's reads under `routes`, the verified writes under `writes`. */
+function diffJson(report: DiffReport) {
+  const { reads, writes } = splitWrites(report);
+  return { routes: reads.routes, writes: writes.routes };
+}
 import { renderReportHtml } from '../shadow/render-report.js';
 import { type ConsoleView, renderConsoleHtml } from './console-page.js';
 
@@ -172,7 +179,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         const nonce = randomBytes(16).toString('base64');
         const window = windowOf(req.query);
         const [report, since] = await Promise.all([deps.diffs.report(window), deps.diffs.since()]);
-        const html = renderReportHtml(report, {
+        const { reads, writes } = splitWrites(report);
+        const html = renderReportHtml(reads, {
+          writes,
           title: 'v2proxy: translation vs native',
           generatedAt: new Date().toISOString(),
           live: { since: new Date(since).toISOString(), window, console: '/admin', reset: '/admin/diff/reset', nonce },
@@ -180,7 +189,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         return page(reply, html, nonce);
       },
     ],
-    ['GET /admin/diff.json', async (req, reply) => reply.header('cache-control', 'no-store').send(await deps.diffs.report(windowOf(req.query)))],
+    ['GET /admin/diff.json', async (req, reply) => reply.header('cache-control', 'no-store').send(diffJson(await deps.diffs.report(windowOf(req.query))))],
     ['POST /admin/rollout/kill', (req) => kill(req, true)],
     ['POST /admin/rollout/resume', (req) => kill(req, false)],
     [
@@ -197,7 +206,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         await deps.diffs.reset();
         // kept in the audit trail (best effort: the reset is done either way)
         await rollout.control.change({ type: 'diff-reset', actor: (req.operator as Operator).name, reason: reasonOf(req.body) }).catch(() => undefined);
-        return deps.diffs.report();
+        return diffJson(await deps.diffs.report());
       },
     ],
     ...PROGRESS_ACTIONS.map((action): [string, Handler] => [

@@ -33,6 +33,8 @@ import { startRollout } from '../rollout/start-rollout.js';
 import { DiffBook, REPORT_JUDGEMENT, type ReportWindow, type RouteDelta, reportOf } from '../shadow/diff-book.js';
 import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
+import { WriteBook } from '../shadow/write-book.js';
+import { WriteVerifier } from '../shadow/write-verifier.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { clientErrorHandler } from './client-error.js';
@@ -411,6 +413,20 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         outcome: (resource, operation, outcome) => metrics.shadow.inc({ resource, operation, outcome }),
       })
     : undefined;
+  // a share of a route's writes read back and checked, booked with the shadow's reads
+  const verifier: WriteVerifier | undefined = native
+    ? new WriteVerifier({
+        maxInflight: settings.verifyMaxInflight,
+        delayMs: settings.verifyDelayMs,
+        retries: settings.verifyRetries,
+        book: new WriteBook(diffs),
+        quiet: (): Promise<void> => pipeline.quiet(),
+        outcome: (resource, operation, outcome, failing) => {
+          metrics.verifications.inc({ resource, operation, outcome });
+          for (const check of failing ?? []) metrics.writeDifferences.inc({ resource, operation, check });
+        },
+      })
+    : undefined;
   const record = settings.recordFile
     ? new RecordFile(settings.recordFile, {
         samplePercent: settings.recordSample,
@@ -422,6 +438,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     rollout.stop();
     await webhook?.close(1_000);
     await shadow?.idle();
+    await verifier?.idle();
     await record?.close();
     await Promise.all([v1Backend.close(), issuerBackend === v1Backend ? undefined : issuerBackend.close(), nativeBackend?.close()]);
     await ownMeta?.close();
@@ -498,6 +515,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     native: native !== undefined,
     issuedHere: (token) => lists.tokens.issued(token),
     shadow,
+    verifier,
+    nativeReads: native,
     shutdownSignal: lifecycle.shutdownSignal,
     ...(opts.random ? { random: opts.random } : {}),
   });

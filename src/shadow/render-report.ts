@@ -1,5 +1,6 @@
 import { shown } from '../verdict/three-verdicts.js';
 import type { DiffReport, FieldReport, ReportWindow, RouteReport } from './diff-book.js';
+import type { WriteReport, WriteRouteReport } from './write-book.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text made safe inside HTML (element content and quoted attributes). */
@@ -36,8 +37,8 @@ function verdictCell(f: FieldReport): string {
   return `<span class="verdict ${esc(v.verdict)}">${esc(v.verdict)}</span> <span class="numbers" title="${esc(`${v.measure}; ${v.method}`)}">${numbers}${esc(more)}</span>`;
 }
 
-function fieldRow(f: FieldReport): string {
-  return `<tr class="${esc(f.verdict.verdict)}" data-path="${esc(f.path)}"><td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${verdictCell(f)}</td><td>${sampleRows(f)}</td></tr>`;
+function fieldRow(f: FieldReport & { check?: string }): string {
+  return `<tr class="${esc(f.verdict.verdict)}" data-path="${esc(f.path)}">${f.check === undefined ? '' : `<td class="check">${esc(f.check)}</td>`}<td><code>${esc(f.path)}</code></td><td>${esc(f.kind)}</td><td class="n">${f.differences}</td><td class="n">${f.noise}</td><td>${verdictCell(f)}</td><td>${sampleRows(f)}</td></tr>`;
 }
 
 /** The anchor of a route's section (and of its row in the console's traffic table). */
@@ -81,8 +82,31 @@ function routeSection(r: RouteReport, live: LiveReport | undefined): string {
   }${back}</h2><p class="counts">${r.compared} compared, ${r.noiseReads} noise reads, ${r.errors} errors (a side that failed: not compared)</p>${fields}</section>`;
 }
 
+/** A route's verified writes: what each check found, and the differing fields with their check. */
+function writeSection(w: WriteRouteReport): string {
+  const failing = w.fields.filter((f) => f.verdict.verdict === 'fail').length;
+  const fields =
+    w.fields.length === 0
+      ? '<p class="ok">No differences.</p>'
+      : `<table class="fields"><thead><tr><th>check</th><th>field path</th><th>kind</th><th>differences</th><th>noise</th><th>verdict</th><th>samples</th></tr></thead><tbody>${w.fields.map(fieldRow).join('')}</tbody></table>`;
+  return `<section class="write" id="${esc(anchorOf('diff', w.resource, `${w.operation}-writes`))}" data-write="${esc(`${w.resource} ${w.operation}`)}"><h2>${esc(w.resource)} <span class="op">${esc(w.operation)}</span> writes${
+    failing > 0 ? ` <span class="badge">${failing} failing</span>` : ''
+  }</h2><p class="counts">${w.verified} verified, ${w.matched} matching; differing by check: intent ${w.checks.intent.differed}, answer ${w.checks.answer.differed}, other side ${w.checks['other side'].differed}; ${w.unverified} unverified (still changing), ${w.errors} errors, ${w.skipped} skipped</p>${fields}</section>`;
+}
+
+function writesPart(writes: WriteReport | undefined): string {
+  if (!writes || writes.routes.length === 0) return '';
+  const rows = writes.routes
+    .map(
+      (w) =>
+        `<tr data-write="${esc(`${w.resource} ${w.operation}`)}"><td>${esc(w.resource)}</td><td>${esc(w.operation)}</td><td class="n">${w.verified}</td><td class="n">${w.matched}</td><td class="n">${w.checks.intent.differed}</td><td class="n">${w.checks.answer.differed}</td><td class="n">${w.checks['other side'].differed}</td><td class="n">${w.unverified}</td><td class="n">${w.errors}</td><td class="n">${w.skipped}</td></tr>`,
+    )
+    .join('');
+  return `<h1 class="writes">Writes verified</h1><p class="meta">Each sampled write, once answered, read back through the side that served it and through the other side: intent (the fields it set hold what it asked, an update's other fields are unchanged, a deleted resource is gone), answer (the read equals what it answered), other side (both sides read alike).</p><table class="summary writes"><thead><tr><th>resource</th><th>operation</th><th>verified</th><th>matching</th><th>intent</th><th>answer</th><th>other side</th><th>unverified</th><th>errors</th><th>skipped</th></tr></thead><tbody>${rows}</tbody></table>${writes.routes.map(writeSection).join('')}`;
+}
+
 /** The diff report as one self-contained HTML page (inline style, no scripts, no external assets). */
-export function renderReportHtml(report: DiffReport, meta: { title: string; generatedAt: string; live?: LiveReport }): string {
+export function renderReportHtml(report: DiffReport, meta: { title: string; generatedAt: string; live?: LiveReport; writes?: WriteReport }): string {
   const { live } = meta;
   const summary = report.routes
     .map(
@@ -122,6 +146,7 @@ details summary{cursor:pointer}
 </style></head>
 <body><h1>${esc(meta.title)}</h1>${window}<p class="meta">Generated ${esc(meta.generatedAt)}. Each field path has a verdict: its share of compared reads that differ there, less its share of the noise arm's reads (the serving side asked twice), with a 98 % interval: fail when the interval lies wholly above the route's tolerance, pass when wholly below, inconclusive otherwise or under 200 reads a side. Values are shown as short hashes, statuses as they are.</p>
 ${body}
+${writesPart(meta.writes)}
 </body></html>
 `;
 }

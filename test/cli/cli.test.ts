@@ -213,6 +213,7 @@ describe('cli', () => {
       lastError: null,
       routes: [
         { resource: 'groups', native: 30 },
+        { resource: 'groups', operations: ['create', 'update', 'delete'], native: 50, verifyWrites: 100 },
         { resource: 'roles', native: 100 },
         { resource: 'tags', native: 0, progress: { steps: 3 } },
       ],

@@ -47,6 +47,25 @@ describe('emulator fault injection', () => {
     expect((await h.v2('GET', `/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN })).body.description).toBe('Tenant A');
   });
 
+  it('changes what a matching write stores with `write`: a field dropped (kept as it was, mask or not), another value, a delete that removes nothing', async () => {
+    expect((await faults([{ prefix: '/iam', write: { drop: 'description' } }])).status).toBe(400);
+    const made = await h.v2('POST', `/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN, body: { name: 'written', description: 'first' } });
+    const uid = made.body.uid as string;
+    await faults([{ prefix: '/iam/v2beta1/groups', method: 'PATCH', write: { drop: ['description'], set: { verified: true } } }]);
+    const masked = await h.v2('PATCH', `/iam/v2beta1/groups/${uid}?update_mask=description`, { token: DEV_TOKEN, body: { description: 'asked' } });
+    expect(masked.body).toMatchObject({ description: 'first', verified: true });
+    const unmasked = await h.v2('PATCH', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN, body: { description: 'asked again' } });
+    expect(unmasked.body).toMatchObject({ description: 'first' });
+    // a read is untouched; the v1 surface too
+    expect((await h.v2('GET', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN })).body.description).toBe('first');
+    await faults([{ prefix: '/iam/v2beta1/groups', method: 'DELETE', write: { keep: true } }]);
+    expect((await h.v2('DELETE', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN })).status).toBe(200);
+    expect((await h.v2('GET', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN })).status).toBe(200);
+    await h.dev('DELETE', '/__emulator/faults');
+    expect((await h.v2('DELETE', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN })).status).toBe(200);
+    expect((await h.v2('GET', `/iam/v2beta1/groups/${uid}`, { token: DEV_TOKEN })).status).toBe(404);
+  });
+
   it('resets the connection, or never answers until closed, or delays', async () => {
     await faults([{ prefix: '/iam/v1/roles', reset: true }]);
     await expect(fetch(`${h.url}/iam/v1/roles`, { headers: { authorization: `Bearer ${DEV_TOKEN}` } })).rejects.toThrow();

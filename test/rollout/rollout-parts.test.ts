@@ -17,7 +17,17 @@ describe('rollout file', () => {
         allowOverride: false,
         salt: 'v2proxy',
         routes: [
-          { resource: 'groups', operations: ['list', 'get'], native: 30, shadow: 0, noise: 0, ignore: [], relativeThreshold: 20, absoluteThreshold: 0.03 },
+          {
+            resource: 'groups',
+            operations: ['list', 'get'],
+            native: 30,
+            shadow: 0,
+            noise: 0,
+            verifyWrites: 0,
+            ignore: [],
+            relativeThreshold: 20,
+            absoluteThreshold: 0.03,
+          },
         ],
       },
     });

@@ -129,7 +129,7 @@ describe('live shadow reads on the embedded demo', () => {
     expect(page.body).toContain('data-route="groups list"');
     expect((await call(url, 'GET', '/admin/diff')).status).toBe(401);
     expect((await call(url, 'GET', '/admin/diff.json', { token: DEV_TOKEN })).status).toBe(401);
-    expect((await call(url, 'POST', '/admin/diff/reset', { token: ADMIN })).body).toEqual({ routes: [] });
+    expect((await call(url, 'POST', '/admin/diff/reset', { token: ADMIN })).body).toEqual({ routes: [], writes: [] });
   });
 });
 
