@@ -40,6 +40,7 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
       file,
       'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n  - resource: roles\n    operations: [get]\n    native: 100\n' +
         '  - resource: identities\n    operations: [get]\n    shadow: 100\n    ignore: [createTime, updateTime]\n' +
+        '  - resource: groups\n    operations: [create, update, delete]\n    verifyWrites: 100\n    ignore: [createTime, updateTime]\n' +
         'guard:\n  windowSeconds: 60\n  minRequests: 5\n  maxErrorRate: 0.5\n  cooldownSeconds: 300\n',
     );
     // snapshots kept for a minute: only the fleet's news can end them early
@@ -237,6 +238,37 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
       expect((await route(2))?.compared).toBe(2);
       expect((await admin(1, 'POST', '/admin/diff/reset')).status).toBe(200);
       for (const i of [0, 1, 2]) expect(await route(i)).toBeUndefined();
+    } finally {
+      await h.dev('DELETE', '/__emulator/faults');
+    }
+  });
+
+  it('writes verified on A and B show on C, with the other side’s planted difference and both samples', async () => {
+    await admin(0, 'POST', '/admin/diff/reset');
+    await h.dev('POST', '/__emulator/faults', { body: { rules: [{ prefix: '/iam/v2beta1/groups', method: 'GET', set: { kind: 'planted' } }] } });
+    try {
+      const write = async (i: number, id: string) => {
+        const made = await call(at(i), 'POST', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice, body: { name: `fleet-verified-${id}` } });
+        expect(made.status).toBe(200);
+        const patched = await call(at(i), 'PATCH', `/iam/v2beta1/groups/${made.body.uid}?update_mask=description`, {
+          token: TOKENS.alice,
+          headers: { 'x-request-id': id },
+          body: { description: id },
+        });
+        expect(patched.status).toBe(200);
+      };
+      await write(0, 'written-on-a');
+      await write(1, 'written-on-b');
+      type Write = { resource: string; operation: string; verified: number; checks: Record<string, { differed: number }>; fields: { check: string; path: string; samples: { requestId: string }[] }[] };
+      const update = async (i: number) => ((await admin(i, 'GET', '/admin/diff.json')).body.writes as Write[]).find((w) => w.resource === 'groups' && w.operation === 'update');
+      const onC = await within(
+        5_000,
+        () => update(2),
+        (w) => (w?.verified ?? 0) >= 2,
+      );
+      expect(onC?.checks['other side']?.differed).toBe(2);
+      expect(onC?.fields.map((f) => [f.check, f.path])).toEqual([['other side', 'kind']]);
+      expect(onC?.fields[0]?.samples.map((x) => x.requestId).sort()).toEqual(['written-on-a', 'written-on-b']);
     } finally {
       await h.dev('DELETE', '/__emulator/faults');
     }
