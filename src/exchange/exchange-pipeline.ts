@@ -7,6 +7,7 @@ import { renderError } from '../errors/render-error.js';
 import { paramValues } from '../list/query-params.js';
 import { isUidp } from '../uidp/uidp.js';
 import { getResource } from '../operations/get-resource.js';
+import { shownWithoutTimes } from '../operations/update-resource.js';
 import { type AppServices, operationContext, type RequestOrigin } from '../operations/operation-context.js';
 import { answerBody } from '../shadow/answer-body.js';
 import type { WriteVerifier } from '../shadow/write-verifier.js';
@@ -90,6 +91,9 @@ function serverSpan(tracing: Tracing, ex: Exchange) {
 const QUIET_WAIT_MS = 5;
 
 const WRITES: readonly string[] = ['create', 'update', 'delete'];
+
+/** An update's pre-image: as the native side showed it, or the v1 record the translation changed. */
+type PreImage = { shown: unknown } | { record: Json };
 const REST_METHOD: Record<WriteOperation, string> = { create: 'POST', update: 'PATCH', delete: 'DELETE' };
 
 /**
@@ -243,10 +247,17 @@ export class ExchangePipeline {
     if (ex.operation === 'create') return;
     planned.generation = verifier.begin(this.writeKey(ex, ex.input.uid));
     if (ex.operation !== 'update' || !isUidp(ex.input.uid)) return;
+    if (ex.side === 'translate') {
+      // the translation reads the record it changes anyway: that read is the pre-image (shown later, off its path)
+      ex.origin.preImage = (record) => {
+        planned.before = { record };
+      };
+      return;
+    }
     try {
-      // on the write's own path: no wait for a quiet moment
+      // the native side's is read just before the write: no wait for a quiet moment
       const before = await this.readBack(ex, ex.side, ex.input.uid, ex.origin, false);
-      if (before.status === 200) planned.before = before.body;
+      if (before.status === 200) planned.before = { shown: before.body };
     } catch {
       // no pre-image: the unchanged fields go unchecked
     }
@@ -287,15 +298,23 @@ export class ExchangePipeline {
       url: `${REST_METHOD[operation]} ${ex.restUrl()}`,
       intent,
       answer: operation === 'delete' ? undefined : answer.body,
-      before: generation === -1 ? undefined : planned.before,
+      before: generation === -1 ? undefined : () => this.preImageOf(ex, planned.before),
       generation,
       ignore: config.ignore,
       moving: movingFields(ex.resource),
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: this.random() * 100 < config.noise,
-      read: (side) => this.readBack(ex, side, uid, { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined }),
+      read: (side) => this.readBack(ex, side, uid, { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined }),
       verified: (differed) => this.deps.rollout.verified(decision, differed),
     });
+  }
+
+  /** An update's pre-image as the verification compares it: the native side's as read, the translation's v1 record as a Get shows it. */
+  private async preImageOf(ex: Exchange, before: PreImage | undefined): Promise<unknown> {
+    if (!before) return undefined;
+    if ('shown' in before) return before.shown;
+    const origin: RequestOrigin = { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined };
+    return shownWithoutTimes(operationContext(this.deps.services, ex.resource, this.deps.v1, origin), before.record);
   }
 
   /** A Get of a written resource through a side, in REST form (what the verification compares), with the writer's credentials. */

@@ -1,3 +1,4 @@
+import type { Json } from '../json/json-path.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RequestOrigin } from '../operations/operation-context.js';
@@ -56,7 +57,7 @@ export interface Exchange<W = unknown> {
   decision: Decision | undefined;
   shadow: { config: RolloutRoute; noise: boolean } | undefined;
   /** a write to verify once answered: its route, its resource's generation when held, an update's pre-image */
-  verify?: { config: RolloutRoute; generation: number; before: unknown } | undefined;
+  verify?: { config: RolloutRoute; generation: number; before: { shown: unknown } | { record: Json } | undefined } | undefined;
   /** its server span, when traced (set by the pipeline) */
   traced?: TracedRequest | undefined;
 }

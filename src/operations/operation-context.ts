@@ -2,6 +2,7 @@ import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import type { LookupCache } from '../hydrate/lookup-cache.js';
 import type { PageTokenCodec } from '../list/page-token.js';
 import type { SnapshotCache } from '../list/snapshot-cache.js';
+import type { Json } from '../json/json-path.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { TimesStore } from '../meta/meta-store.js';
 import type { IdempotencyStore } from '../stores/idempotency-store.js';
@@ -23,6 +24,8 @@ export interface RequestOrigin {
   spans?: RequestSpans | undefined;
   /** what its upstream calls are for, when not the request's own (a lookup) */
   purpose?: UpstreamCall['purpose'];
+  /** told an update's v1 record as read before its write (a verified update's pre-image) */
+  preImage?: ((record: Json) => void) | undefined;
 }
 
 /** What one v2 operation needs: the resource's compiled mapping and the caller's v1 credentials. */
@@ -74,6 +77,7 @@ class Context implements OperationContext {
   readonly trace: TraceContext | undefined;
   readonly spans: RequestSpans | undefined;
   readonly purpose: UpstreamCall['purpose'];
+  readonly preImage: ((record: Json) => void) | undefined;
   private fingerprint: string | undefined;
 
   constructor(
@@ -88,6 +92,7 @@ class Context implements OperationContext {
     this.trace = origin.trace;
     this.spans = origin.spans;
     this.purpose = origin.purpose;
+    this.preImage = origin.preImage;
     this.locks = services.locks;
     this.idempotency = services.idempotency;
     this.lists = services.lists;

@@ -22,6 +22,15 @@ function deepField(record: Json): string | undefined {
 }
 
 /**
+ * A v1 record as a Get shows it, but for the times the proxy keeps (reading them would count the
+ * record as seen): a verified update's pre-image, whose times are not compared.
+ */
+export async function shownWithoutTimes(ctx: OperationContext, record: Json): Promise<Json> {
+  const [item] = await hydrateItems(ctx, [toV2(record, ctx.resource.rules, ctx.resource.capabilities)]);
+  return item as Json;
+}
+
+/**
  * `PATCH …/{uid}`: v1 only replaces whole records, so the proxy reads the record, changes the masked
  * fields, and PUTs it all back. Fields the mask does not name (and fields the mapping does not know)
  * go back as they were read; a write-only field v1 never shows (an IdP's client secret) is sent only
@@ -45,6 +54,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
       // read deeper than a Get would, so a record stored too deep can be repaired by masking its field
       const current = await findV1(ctx, uid, REPAIR_READ_DEPTH);
       if (!current) throw notFound(ctx, uid);
+      ctx.preImage?.(current);
       const record = mergeMasked(current, fields, ctx.resource);
       const tooDeep = deepField(record);
       if (tooDeep !== undefined) {

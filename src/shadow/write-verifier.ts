@@ -21,8 +21,8 @@ export interface WriteJob {
   intent: WriteIntent;
   /** what the write answered (create, update) */
   answer: unknown;
-  /** the resource as the serving side showed it just before an update */
-  before?: unknown;
+  /** the resource as the serving side showed it just before an update (made when the check runs) */
+  before?: (() => Promise<unknown>) | undefined;
   /** a generation of the resource this write's own answer made (from `begin` and `wrote`) */
   generation: number;
   ignore: readonly string[];
@@ -155,16 +155,24 @@ export class WriteVerifier {
         superseded = true;
         continue;
       }
-      this.judge(job, superseded, served, otherSide, again);
+      const preImage = superseded || !job.before ? undefined : await job.before();
+      this.judge(job, superseded, served, otherSide, again, preImage);
       return;
     }
     this.finish(job, 'unverified');
   }
 
-  private judge(job: WriteJob, superseded: boolean, served: ComparedAnswer, otherSide: ComparedAnswer, again: ComparedAnswer | undefined): void {
+  private judge(
+    job: WriteJob,
+    superseded: boolean,
+    served: ComparedAnswer,
+    otherSide: ComparedAnswer,
+    again: ComparedAnswer | undefined,
+    before: unknown,
+  ): void {
     const checks: WriteChecked['checks'] = [];
     if (!superseded) {
-      checks.push({ check: 'intent', diffs: checkIntent(job.operation, job.intent, served, { before: job.before, moving: job.moving, ignore: job.ignore }) });
+      checks.push({ check: 'intent', diffs: checkIntent(job.operation, job.intent, served, { before, moving: job.moving, ignore: job.ignore }) });
       if (job.operation !== 'delete') checks.push({ check: 'answer', diffs: checkAnswer(job.answer, served, job.ignore) });
     }
     checks.push({ check: 'other side', diffs: compareAnswers(served, otherSide, job.ignore), thresholds: job.thresholds });

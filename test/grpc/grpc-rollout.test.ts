@@ -180,17 +180,23 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
   });
 
   it('gRPC writes are verified on both sides (their proto JSON answers read like the REST reads): healthy ones match, a native side dropping a field is named', async () => {
-    await reload(`stickyBy: header:x-caller\nroutes:\n  - resource: groups\n    operations: [create, update, delete]\n    native: 50\n    verifyWrites: 100\n    ${TIMES}\n`);
+    await reload(
+      `stickyBy: header:x-caller\nroutes:\n  - resource: groups\n    operations: [create, update, delete]\n    native: 50\n    verifyWrites: 100\n    ${TIMES}\n`,
+    );
     await admin('POST', '/admin/diff/reset');
-    type Write = { operation: string; verified: number; differed: number; errors: number; unverified: number; checks: Record<string, { checked: number; differed: number }>; fields: { check: string; path: string }[] };
-    const writes = async () => ((await admin('GET', '/admin/diff.json')).body.writes as (Write & { resource: string })[]).filter((w) => w.resource === 'groups');
+    type Write = {
+      operation: string;
+      verified: number;
+      differed: number;
+      errors: number;
+      unverified: number;
+      checks: Record<string, { checked: number; differed: number }>;
+      fields: { check: string; path: string }[];
+    };
+    const writes = async () =>
+      ((await admin('GET', '/admin/diff.json')).body.writes as (Write & { resource: string })[]).filter((w) => w.resource === 'groups');
     const ended = (n: number) =>
-      until(
-        writes,
-        (ws) => ws.reduce((t, w) => t + w.verified + w.errors + w.unverified, 0) >= n,
-        `${n} gRPC writes verified`,
-        20_000,
-      );
+      until(writes, (ws) => ws.reduce((t, w) => t + w.verified + w.errors + w.unverified, 0) >= n, `${n} gRPC writes verified`, 20_000);
     const sides = new Set<string | null>();
     let n = 0;
     for (let i = 0; i < 12; i += 1) {

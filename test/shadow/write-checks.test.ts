@@ -214,7 +214,7 @@ describe('the write verifier', () => {
 
   it('a healthy write matches on every check', async () => {
     const { verifier, outcomes, report } = scripted({});
-    verifier.submit(job(verifier, () => ok(stored), { before: { description: 'old', updateTime: '2025-01-01T00:00:00Z' }, noise: true }));
+    verifier.submit(job(verifier, () => ok(stored), { before: async () => ({ description: 'old', updateTime: '2025-01-01T00:00:00Z' }), noise: true }));
     await verifier.idle();
     expect(outcomes).toEqual(['match']);
     expect(report()).toMatchObject({ verified: 1, matched: 1, checks: { intent: { checked: 1 }, answer: { checked: 1 }, 'other side': { checked: 1 } } });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import type { WriteRouteReport } from '../../src/shadow/write-book.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';
@@ -15,19 +16,6 @@ const ADMIN = 'admin-token-for-write-verification';
 // v1 keeps no times for groups: the proxy's own differ from the native side's by design
 const IGNORE = 'ignore: [createTime, updateTime]';
 const GROUPS = '/iam/v2beta1/groups';
-
-interface WriteRoute {
-  resource: string;
-  operation: string;
-  verified: number;
-  matched: number;
-  differed: number;
-  errors: number;
-  skipped: number;
-  unverified: number;
-  checks: Record<'intent' | 'answer' | 'other side', { checked: number; differed: number }>;
-  fields: { check: string; path: string; kind: string; differences: number; samples: { requestId: string; url: string; primary: string }[] }[];
-}
 
 describe('write verification over the emulator', () => {
   let h: EmulatorHarness;
@@ -45,8 +33,8 @@ describe('write verification over the emulator', () => {
   const send = (app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, caller: string, body?: object) =>
     app.inject({ method, url, headers: { authorization: `Bearer ${DEV_TOKEN}`, 'x-caller': caller }, ...(body ? { payload: body } : {}) });
   const writes = async (app: FastifyInstance) =>
-    (await app.inject({ method: 'GET', url: '/admin/diff.json', headers: { authorization: `Bearer ${ADMIN}` } })).json().writes as WriteRoute[];
-  const settledCount = (ws: WriteRoute[]) => ws.reduce((n, w) => n + w.verified + w.errors + w.unverified + w.skipped, 0);
+    (await app.inject({ method: 'GET', url: '/admin/diff.json', headers: { authorization: `Bearer ${ADMIN}` } })).json().writes as WriteRouteReport[];
+  const settledCount = (ws: WriteRouteReport[]) => ws.reduce((n, w) => n + w.verified + w.errors + w.unverified + w.skipped, 0);
   /** Waits until `n` verifications have ended, one way or another. */
   const verified = (app: FastifyInstance, n: number) =>
     until(
@@ -55,7 +43,7 @@ describe('write verification over the emulator', () => {
       `${n} writes verified`,
       20_000,
     );
-  const routeOf = (ws: WriteRoute[], operation: string) => ws.find((w) => w.resource === 'groups' && w.operation === operation) as WriteRoute;
+  const routeOf = (ws: WriteRouteReport[], operation: string) => ws.find((w) => w.resource === 'groups' && w.operation === operation) as WriteRouteReport;
   const faults = (rules: object[]) => h.dev('POST', '/__emulator/faults', { body: { rules } });
   /** The mutating calls each backend received for groups, from the emulator's own counts. */
   async function mutatingCalls(): Promise<{ v1: number; native: number }> {
@@ -220,6 +208,25 @@ describe('write verification over the emulator', () => {
     expect(page.body).toContain('data-write="groups delete"');
     expect(page.body).toMatch(/<td class="check">intent<\/td><td><code>verified<\/code>/);
   }, 60_000);
+
+  it("a translated update's pre-image is the record the translation changed: a v1 that also changes a field it was not asked to is flagged", async () => {
+    const app = await proxyWith(`routes:\n  - resource: groups\n    native: 0\n    verifyWrites: 100\n    ${IGNORE}\n`);
+    const [uid] = await makeGroups(app, 1, 'v1-changes');
+    await verified(app, 1);
+    await h.dev('POST', '/__emulator/stats/reset');
+    await faults([{ prefix: '/iam/v1/groups', method: 'PUT', write: { set: { verified: true } } }]);
+    const patched = await send(app, 'PATCH', `${GROUPS}/${uid}?update_mask=description`, 'one', { description: 'asked' });
+    expect(patched.headers['x-v2proxy-backend']).toBe('translate');
+    const update = routeOf(await verified(app, 2), 'update');
+    expect(update.fields.map((f) => [f.check, f.path])).toEqual([['intent', 'verified']]);
+    // no read of its own before the write: the translation's read of the record is the pre-image
+    const stats = (await h.dev('GET', '/__emulator/stats')).body as { requests: Record<string, number> };
+    const v1Reads = Object.entries(stats.requests)
+      .filter(([k]) => k.startsWith('GET /iam/v1/groups'))
+      .reduce((n, [, v]) => n + v, 0);
+    // the translation's own read, and the verification's read back through translation
+    expect(v1Reads).toBe(2);
+  });
 
   it('a progressive write route aborts on its write diff rate', async () => {
     const app = await proxyWith(

@@ -259,8 +259,15 @@ describe.skipIf(!HAVE_REDIS)('three replicas as one fleet on one Redis (a real r
       };
       await write(0, 'written-on-a');
       await write(1, 'written-on-b');
-      type Write = { resource: string; operation: string; verified: number; checks: Record<string, { differed: number }>; fields: { check: string; path: string; samples: { requestId: string }[] }[] };
-      const update = async (i: number) => ((await admin(i, 'GET', '/admin/diff.json')).body.writes as Write[]).find((w) => w.resource === 'groups' && w.operation === 'update');
+      type Write = {
+        resource: string;
+        operation: string;
+        verified: number;
+        checks: Record<string, { differed: number }>;
+        fields: { check: string; path: string; samples: { requestId: string }[] }[];
+      };
+      const update = async (i: number) =>
+        ((await admin(i, 'GET', '/admin/diff.json')).body.writes as Write[]).find((w) => w.resource === 'groups' && w.operation === 'update');
       const onC = await within(
         5_000,
         () => update(2),
