@@ -11,7 +11,7 @@ import { shownWithoutTimes } from '../operations/update-resource.js';
 import { type AppServices, operationContext, type RequestOrigin } from '../operations/operation-context.js';
 import { answerBody } from '../shadow/answer-body.js';
 import type { WriteVerifier } from '../shadow/write-verifier.js';
-import { intentOf, movingFields, type WriteOperation } from '../shadow/write-intent.js';
+import { answerOnlyFields, intentOf, movingFields, type WriteOperation } from '../shadow/write-intent.js';
 import { JsonText } from '../json/json-text.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
@@ -302,6 +302,7 @@ export class ExchangePipeline {
       generation,
       ignore: config.ignore,
       moving: movingFields(ex.resource),
+      answerOnly: answerOnlyFields(ex.resource),
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: this.random() * 100 < config.noise,
       read: (side) => this.readBack(ex, side, uid, { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined }),

@@ -12,6 +12,7 @@ export interface FieldRuleInput {
   output?: boolean | undefined;
   input?: boolean | undefined;
   hidden?: boolean | undefined;
+  created?: boolean | undefined;
   required?: boolean | undefined;
   rule?: 'name' | 'description' | 'uid' | undefined;
   meta?: 'created' | 'updated' | undefined;
@@ -35,6 +36,8 @@ export const FieldRuleSchema: z.ZodType<FieldRuleInput> = z.lazy(() =>
     output: z.boolean().optional(),
     input: z.boolean().optional(),
     hidden: z.boolean().optional(),
+    /** shown in a create's answer only, never read back (an invite's code) */
+    created: z.boolean().optional(),
     required: z.boolean().optional(),
     rule: z.enum(['name', 'description', 'uid']).optional(),
     /** a time v1 does not keep: supplied by the proxy's side store (src/meta) */

@@ -1,4 +1,4 @@
-import { camelCase, isObject, type Json } from '../json/json-path.js';
+import { isObject, type Json } from '../json/json-path.js';
 import type { CompiledResource, CompiledRules } from '../mapping/compiled-resource.js';
 import { step } from '../mapping/rule-paths.js';
 import { bodyValue, parseFieldMask } from '../update/field-mask.js';
@@ -9,6 +9,14 @@ export type WriteOperation = 'create' | 'update' | 'delete';
 /** What a write asked for: each field it set (a path of the resource) and the value it gave. */
 export interface WriteIntent {
   fields: { path: string[]; value: unknown }[];
+  /** the top-level fields it may change: those it named, and those shown from the same v1 field (a binding's `role` for its `roleUid`) */
+  touched: string[];
+}
+
+/** The top-level v2 fields the named ones may change: themselves, and every field read from the same v1 field. */
+function touchedBy(rules: CompiledRules, named: readonly string[]): string[] {
+  const v1 = new Set(rules.all.filter((c) => named.includes(c.v2[0] as string)).map((c) => c.v1[0] as string));
+  return [...new Set([...named, ...rules.all.filter((c) => v1.has(c.v1[0] as string)).map((c) => c.v2[0] as string)])];
 }
 
 /** Whether a path names a field the resource shows (not an `input` field, taken and never shown). */
@@ -25,24 +33,22 @@ function shown(rules: CompiledRules, path: readonly string[]): boolean {
 }
 
 /**
- * The fields a write set, read as the v2 surface defines them: a create's top-level fields, an
- * update's mask paths (or, without a mask, the body's leaf paths), each with the body's value there.
+ * The fields a write set, read as the v2 surface defines them: a create's body leaves, an update's
+ * mask paths (or, without a mask, the body's leaves), each with the body's value there.
  * Fields the resource never shows (`input`), never takes (`output`), or does not know are left out:
  * a read cannot tell what became of them. Null for a body it cannot read (the write was refused).
  */
 export function intentOf(resource: CompiledResource, operation: WriteOperation, body: unknown, mask: string): WriteIntent | null {
-  if (operation === 'delete') return { fields: [] };
+  if (operation === 'delete') return { fields: [], touched: [] };
   if (!isObject(body)) return null;
   const { rules } = resource;
-  if (operation === 'create') {
-    const fields = Object.entries(body)
-      .map(([k, value]) => ({ path: [camelCase(k)], value }))
-      .filter((f) => shown(rules, f.path));
-    return { fields };
-  }
-  const parsed = parseFieldMask(mask, body as Json, rules);
+  // a create's fields are its body's leaves, as an update's without a mask
+  const parsed = parseFieldMask(operation === 'create' ? '' : mask, body as Json, rules);
   if (!parsed.ok) return null;
-  return { fields: parsed.fields.filter((f) => shown(rules, f.path)).map((f) => ({ path: f.path, value: f.value })) };
+  return {
+    fields: parsed.fields.filter((f) => shown(rules, f.path)).map((f) => ({ path: f.path, value: f.value })),
+    touched: touchedBy(rules, [...new Set(parsed.fields.map((f) => f.path[0] as string))]),
+  };
 }
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
@@ -50,11 +56,17 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/
 /**
  * A value as a write and a read can both say it: a field at its default (`""`, `0`, `false`, `[]`,
  * `{}`, null, an enum's `…_UNSPECIFIED`) is absent, a time is its instant, a number is its text
- * (proto JSON writes 64-bit integers as strings). REST answers and gRPC's proto JSON then read alike.
+ * (proto JSON writes 64-bit integers as strings), a list of scalars a set. REST answers and gRPC's
+ * proto JSON then read alike.
  */
 export function plainValue(v: unknown, depth = 0): unknown {
   if (depth > 64) return v;
   if (v === null || v === '' || v === 0 || v === false) return undefined;
+  // a list of scalars is read as a set (capabilities come back sorted)
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) {
+    const items = v.map((x) => plainValue(x, depth + 1) ?? null);
+    return items.length === 0 ? undefined : items.sort((a, b) => String(a).localeCompare(String(b)));
+  }
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') {
     if (v.endsWith('_UNSPECIFIED')) return undefined;
@@ -105,7 +117,7 @@ export function checkIntent(
   }
   if (operation !== 'update' || !isObject(opts.before) || !isObject(stored)) return out;
   // the fields it did not name: as before (compared as the shadow compares, on their plain values)
-  const named = new Set(intent.fields.map((f) => f.path[0] as string));
+  const named = new Set([...intent.fields.map((f) => f.path[0] as string), ...intent.touched]);
   const rest = (body: Json) =>
     Object.fromEntries(
       Object.entries(body)
@@ -128,6 +140,11 @@ export function checkAnswer(answer: unknown, read: ComparedAnswer, ignore: reado
 /** The fields of a resource that move on their own with each write: its output times (an update time). */
 export function movingFields(resource: CompiledResource): string[] {
   return resource.rules.all.filter((c) => c.rule.output && c.rule.type === 'timestamp' && c.v2.length === 1).map((c) => c.v2[0] as string);
+}
+
+/** The fields a create answers with and no read shows again (an invite's code): left out of the answer check. */
+export function answerOnlyFields(resource: CompiledResource): string[] {
+  return resource.rules.all.filter((c) => c.rule.created && c.v2.length === 1).map((c) => c.v2[0] as string);
 }
 
 /** What tells one state of a resource from the next, when it has one: its update time, or its etag. */

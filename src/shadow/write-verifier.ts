@@ -28,6 +28,8 @@ export interface WriteJob {
   ignore: readonly string[];
   /** fields that move with every write (output times): left out of the unchanged check */
   moving: readonly string[];
+  /** fields only a create's answer shows (an invite's code): left out of the answer check */
+  answerOnly: readonly string[];
   thresholds: Thresholds;
   /** also read the serving side twice: the other-side check's noise arm */
   noise: boolean;
@@ -173,7 +175,7 @@ export class WriteVerifier {
     const checks: WriteChecked['checks'] = [];
     if (!superseded) {
       checks.push({ check: 'intent', diffs: checkIntent(job.operation, job.intent, served, { before, moving: job.moving, ignore: job.ignore }) });
-      if (job.operation !== 'delete') checks.push({ check: 'answer', diffs: checkAnswer(job.answer, served, job.ignore) });
+      if (job.operation !== 'delete') checks.push({ check: 'answer', diffs: checkAnswer(job.answer, served, [...job.ignore, ...job.answerOnly]) });
     }
     checks.push({ check: 'other side', diffs: compareAnswers(served, otherSide, job.ignore), thresholds: job.thresholds });
     const noise = again && !failedAnswer(again) ? compareAnswers(served, again, job.ignore) : undefined;

@@ -3,7 +3,7 @@ import { loadMappings } from '../../src/mapping/load-mappings.js';
 import type { ComparedAnswer } from '../../src/shadow/compare-answers.js';
 import { DiffBook } from '../../src/shadow/diff-book.js';
 import { splitWrites, WriteBook } from '../../src/shadow/write-book.js';
-import { checkAnswer, checkIntent, intentOf, movingFields, plainValue, versionOf } from '../../src/shadow/write-intent.js';
+import { answerOnlyFields, checkAnswer, checkIntent, intentOf, movingFields, plainValue, versionOf } from '../../src/shadow/write-intent.js';
 import { type WriteJob, WriteVerifier } from '../../src/shadow/write-verifier.js';
 
 const resources = loadMappings();
@@ -27,6 +27,9 @@ describe('what a write asked for (pure)', () => {
     expect(intentOf(groups, 'update', {}, 'description')?.fields).toEqual([{ path: ['description'], value: undefined }]);
     expect(intentOf(groups, 'update', { description: 'b' }, '')?.fields).toEqual([{ path: ['description'], value: 'b' }]);
     expect(intentOf(groups, 'update', { nope: 1 }, '')).toBeNull();
+    // a binding's roleUid is never shown, but its role is read from the same v1 field: it may change
+    const bindings = resource('roleBindings');
+    expect(intentOf(bindings, 'update', { roleUid: 'r' }, 'role_uid')).toEqual({ fields: [], touched: ['roleUid', 'role'] });
     expect(intentOf(groups, 'update', 'not an object', '')).toBeNull();
     // a field taken and never shown (an identity provider's client secret) is not looked for
     const idps = resource('identityProviders');
@@ -39,11 +42,12 @@ describe('what a write asked for (pure)', () => {
     expect(plainValue({ a: '', b: 0, c: false, d: [], e: {}, f: null, g: 'STATE_UNSPECIFIED' })).toBeUndefined();
     expect(plainValue('2026-01-01T00:00:00Z')).toBe(plainValue('2026-01-01T00:00:00.000Z'));
     expect(plainValue({ n: 5 })).toEqual(plainValue({ n: '5' }));
-    expect(plainValue(['a', 1])).toEqual(['a', '1']);
+    // a list of scalars is a set: the order it comes back in is not a difference
+    expect(plainValue(['b', 1, 'a'])).toEqual(['1', 'a', 'b']);
   });
 
   it('checks the fields it set, an update’s others against its pre-image, a delete’s absence', () => {
-    const intent = { fields: [{ path: ['description'], value: 'asked' }] };
+    const intent = { fields: [{ path: ['description'], value: 'asked' }], touched: ['description'] };
     expect(checkIntent('update', intent, ok({ description: 'asked', name: 'n' }), NO)).toEqual([]);
     expect(checkIntent('update', intent, ok({ name: 'n' }), NO)).toEqual([{ path: 'description', kind: 'missing', primary: 'asked', secondary: undefined }]);
     expect(checkIntent('update', intent, ok({ description: 'other' }), NO)).toMatchObject([{ path: 'description', kind: 'value' }]);
@@ -55,8 +59,10 @@ describe('what a write asked for (pure)', () => {
     ]);
     // ignored paths are left out of both parts
     expect(checkIntent('update', intent, ok({ name: 'm' }), { ...NO, before, ignore: ['description', 'name'] })).toEqual([]);
-    expect(checkIntent('delete', { fields: [] }, { status: 404, body: {} }, NO)).toEqual([]);
-    expect(checkIntent('delete', { fields: [] }, ok({ name: 'still' }), NO)).toEqual([{ path: 'status', kind: 'status', primary: 404, secondary: 200 }]);
+    expect(checkIntent('delete', { fields: [], touched: [] }, { status: 404, body: {} }, NO)).toEqual([]);
+    expect(checkIntent('delete', { fields: [], touched: [] }, ok({ name: 'still' }), NO)).toEqual([
+      { path: 'status', kind: 'status', primary: 404, secondary: 200 },
+    ]);
     expect(checkIntent('create', intent, { status: 404, body: {} }, NO)).toMatchObject([{ path: 'status', kind: 'status' }]);
   });
 
@@ -70,6 +76,8 @@ describe('what a write asked for (pure)', () => {
 
   it('knows a resource’s moving fields and version from its mapping and body', () => {
     expect(movingFields(groups)).toEqual(['createTime', 'updateTime']);
+    expect(answerOnlyFields(resource('groupInvites'))).toEqual(['code']);
+    expect(answerOnlyFields(groups)).toEqual([]);
     expect(versionOf({ updateTime: '2026-01-01T00:00:00Z' })).toBe('2026-01-01T00:00:00.000Z');
     expect(versionOf({ etag: 'e1' })).toBe('e1');
     expect(versionOf({ name: 'x' })).toBeUndefined();
@@ -153,11 +161,12 @@ function job(verifier: WriteVerifier, reads: (side: string) => ComparedAnswer, e
     key: 'groups/x',
     requestId: 'r',
     url: 'PATCH /iam/v2beta1/groups/x',
-    intent: { fields: [{ path: ['description'], value: 'asked' }] },
+    intent: { fields: [{ path: ['description'], value: 'asked' }], touched: ['description'] },
     answer: { description: 'asked', updateTime: '2026-01-01T00:00:00Z' },
     generation: generation + 1,
     ignore: [],
     moving: ['updateTime'],
+    answerOnly: [],
     thresholds: { relative: 0.2, absolute: 0 },
     noise: false,
     read: async (side) => reads(side),

@@ -410,7 +410,12 @@ export const NATIVE_RESOURCES: readonly NativeResource[] = [
       role: v2.roleUid ?? (isPlainObject(v2.role) ? v2.role.uid : undefined),
     }),
     writable: ['identityUid', 'roleUid'],
-    validate: (v2, ctx) => {
+    validate: (given, ctx) => {
+      // a PATCH merges over the binding as v2 shows it: its identity and role as objects
+      const v2 = {
+        identityUid: given.identityUid ?? (isPlainObject(given.identity) ? given.identity.uid : undefined),
+        roleUid: given.roleUid ?? (isPlainObject(given.role) ? given.role.uid : undefined),
+      };
       const out = required(v2, ['identityUid', 'roleUid']);
       // a binding may only name an identity the caller can see
       const identity = typeof v2.identityUid === 'string' ? ctx.store.identities.get(v2.identityUid) : undefined;
