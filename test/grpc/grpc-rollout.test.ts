@@ -204,12 +204,15 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
       const made = await grpc.call('POST', `/iam/v2beta1/groups/${A}`, { name: `grpc-verified-${i}`, description: 'first' }, caller);
       expect(made.status).toBe(200);
       sides.add(sideOf(made));
-      await ended((n += 1));
+      n += 1;
+      await ended(n);
       const uid = made.body.uid as string;
       expect((await grpc.call('PATCH', `/iam/v2beta1/groups/${uid}?update_mask=description`, { description: `second ${i}` }, caller)).status).toBe(200);
-      await ended((n += 1));
+      n += 1;
+      await ended(n);
       expect((await grpc.call('DELETE', `/iam/v2beta1/groups/${uid}`, undefined, caller)).status).toBe(200);
-      await ended((n += 1));
+      n += 1;
+      await ended(n);
     }
     expect(sides).toEqual(new Set(['native', 'translate']));
     const healthy = await writes();

@@ -128,15 +128,18 @@ describe('write verification, resource by resource, both sides', () => {
         const made = await send('POST', `${c.base}/${c.parent}`, caller, c.create(i));
         expect(made.statusCode, `${made.headers['x-v2proxy-backend']} ${made.body}`).toBe(200);
         sides.add(String(made.headers['x-v2proxy-backend']));
-        await ended(resource, (n += 1));
+        n += 1;
+        await ended(resource, n);
         const uid = made.json().uid as string;
         if (c.update) {
           const changed = await send('PATCH', `${c.base}/${uid}${c.update.query}`, caller, c.update.body(i));
           expect(changed.statusCode, changed.body).toBe(200);
-          await ended(resource, (n += 1));
+          n += 1;
+          await ended(resource, n);
         }
         expect((await send('DELETE', `${c.base}/${uid}`, caller)).statusCode).toBe(200);
-        await ended(resource, (n += 1));
+        n += 1;
+        await ended(resource, n);
       }
       expect(sides).toEqual(new Set(['native', 'translate']));
       const ws = (await writes()).filter((w) => w.resource === resource);
