@@ -22,7 +22,8 @@ export class MethodTable {
     return this;
   }
 
-  register(app: FastifyInstance): void {
+  /** Registers every template; `authenticate` (the native surface's) runs before a wrong method is refused. */
+  register(app: FastifyInstance, authenticate?: (req: FastifyRequest) => Promise<void>): void {
     for (const [url, byMethod] of this.templates) {
       app.route({
         method: [...METHODS],
@@ -30,7 +31,10 @@ export class MethodTable {
         exposeHeadRoute: false,
         handler: async (req, reply) => {
           const handler = byMethod.get(req.method);
-          if (!handler) throw new V1Error(GrpcCode.UNIMPLEMENTED, 'Method Not Allowed');
+          if (!handler) {
+            await authenticate?.(req);
+            throw new V1Error(GrpcCode.UNIMPLEMENTED, 'Method Not Allowed');
+          }
           return handler(req, reply);
         },
       });

@@ -75,7 +75,12 @@ export function buildNativeV2App(opts: NativeAppOptions): FastifyInstance {
     const rendered = renderError(e, req.url);
     return reply.status(rendered.status).send(rendered.body);
   });
-  app.setNotFoundHandler((req, reply) => {
+  // as the service does: the caller is authenticated before the request is routed
+  const authenticated = async (req: FastifyRequest) => {
+    await opts.caller(req.headers.authorization);
+  };
+  app.setNotFoundHandler(async (req, reply) => {
+    await authenticated(req);
     const rendered = renderError(new ApiError(GrpcCode.NOT_FOUND, `no route for ${req.url.split('?', 1)[0]}`), req.url);
     return reply.status(404).send(rendered.body);
   });
@@ -84,7 +89,7 @@ export function buildNativeV2App(opts: NativeAppOptions): FastifyInstance {
 
   const table = new MethodTable();
   for (const r of NATIVE_RESOURCES) addResource(table, r, opts.caller);
-  table.register(app);
+  table.register(app, authenticated);
   return app;
 }
 
@@ -159,7 +164,8 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       return (r.createView ?? r.view)(record, ctx);
     };
     table.on('POST', `${base}/*`, create);
-    if (def.rootCreate) table.on('POST', base, create);
+    // without a parent: authenticated, then refused naming `parent` (at the root only where a root create exists)
+    table.on('POST', base, create);
   }
 
   if (has('update') && r.toRecordBody && def.replace) {
