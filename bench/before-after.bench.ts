@@ -84,7 +84,9 @@ try {
     const rs = xs.now.map((x, k) => x / (xs.before[k] as number));
     return `${range(rs)} (${median(rs).toFixed(2)})`;
   };
-  console.log(`this checkout against the build in BENCH_BEFORE: ${ROUNDS} rounds of interleaved blocks of ${REQUESTS} calls, 4 at a time, each build in its own process\n`);
+  console.log(
+    `this checkout against the build in BENCH_BEFORE: ${ROUNDS} rounds of interleaved blocks of ${REQUESTS} calls, 4 at a time, each build in its own process\n`,
+  );
   console.log('| figure | before | now | now / before (median) |');
   console.log('|---|---|---|---|');
   for (const [i, f] of figures.entries()) {

@@ -38,7 +38,9 @@ describe("the emulator's native surface over gRPC, gRPC-Web and Connect, on its 
     });
 
     it(`${name}: a Create with no parent is authenticated first, then refused naming \`parent\` (groups alone may create at the root)`, async () => {
-      const creates = GRPC_SERVICES.map(([service]) => [service, service.methods.find((m) => m.name.startsWith('Create')) as DescMethodUnary | undefined] as const);
+      const creates = GRPC_SERVICES.map(
+        ([service]) => [service, service.methods.find((m) => m.name.startsWith('Create')) as DescMethodUnary | undefined] as const,
+      );
       const seen: string[] = [];
       for (const [service, create] of creates) {
         if (!create) continue;
