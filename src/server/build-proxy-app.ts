@@ -34,6 +34,7 @@ import { DiffBook, REPORT_JUDGEMENT, type ReportWindow, type RouteDelta, reportO
 import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { WriteBook } from '../shadow/write-book.js';
+import { openApiDocument } from './openapi-document.js';
 import { WriteVerifier } from '../shadow/write-verifier.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
@@ -351,6 +352,9 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     return answers.ok && !rollout.fleetStatus()?.synced ? { ok: false as const, reason: 'the fleet state is not read yet' } : answers;
   };
   registerHealthRoutes(app, probe, lifecycle, redis ? () => fleetReady(redis) : undefined);
+  // the REST surface's contract, made once from the mappings and protos that serve it
+  const openApi = JSON.stringify(openApiDocument(resources, packageVersion()));
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').header('cache-control', 'no-cache').send(openApi));
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)
       ? undefined

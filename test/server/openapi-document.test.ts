@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMappings } from '../../src/mapping/load-mappings.js';
+import { openApiDocument } from '../../src/server/openapi-document.js';
+import { call } from '../support/emulator-harness.js';
+import { A, DEV_TOKEN } from '../support/fixtures.js';
+import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
+
+const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
+type Doc = { paths: Record<string, Record<string, unknown>> };
+
+describe('the OpenAPI document of the v2 REST surface', () => {
+  let env: ProxyOnEmulator;
+  let served: Doc;
+  beforeAll(async () => {
+    env = await startProxyOnEmulator();
+    served = (await call(env.proxy.url, 'GET', '/openapi.json')).body as Doc;
+  });
+  afterAll(() => env.close());
+
+  it('is a valid OpenAPI 3.1 document, served at /openapi.json without a token, and the committed copy is what is served (npm run openapi)', async () => {
+    const result = await new Validator().validate(served as never);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect((served as unknown as { openapi: string }).openapi).toBe('3.1.0');
+    expect(JSON.parse(readFileSync(COMMITTED, 'utf8'))).toEqual(served);
+  });
+
+  it('describes every operation the proxy serves and none it does not, checked against the proxy itself', async () => {
+    const uid = `${A}/00000000000000ab`;
+    const notServed = (status: number, body: { message?: string; details?: { fieldViolations?: { field: string }[] }[] }) =>
+      status === 404
+        ? /no route/i.test(String(body.message))
+        : status === 501 || (status === 400 && body.details?.[1]?.fieldViolations?.[0]?.field === 'parent');
+    const mismatches: string[] = [];
+    for (const r of loadMappings()) {
+      const base = `${r.prefix}/${r.segment}`;
+      for (const [method, template] of [
+        ['get', base],
+        ['post', base],
+        ['post', `${base}/{parent}`],
+        ['get', `${base}/{uid}`],
+        ['patch', `${base}/{uid}`],
+        ['delete', `${base}/{uid}`],
+      ] as const) {
+        const described = served.paths[template]?.[method] !== undefined;
+        const path = template.replace('{uid}', uid).replace('{parent}', A);
+        const answer = await call(env.proxy.url, method.toUpperCase(), path, {
+          token: DEV_TOKEN,
+          ...(method === 'post' || method === 'patch' ? { body: {} } : {}),
+        });
+        if (described === notServed(answer.status, answer.body))
+          mismatches.push(`${method.toUpperCase()} ${template}: described ${described}, answered ${answer.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('reads list bounds, order_by fields and filters from the mappings, 64-bit integers as strings and times as date-time from the protos', () => {
+    const doc = openApiDocument(loadMappings(), 'test') as {
+      paths: Doc['paths'];
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const list = doc.paths['/iam/v2beta1/groups']?.get as { parameters: { name: string; schema: Record<string, unknown>; description?: string }[] };
+    expect(list.parameters.find((p) => p.name === 'page_size')?.schema).toEqual({ type: 'integer', minimum: 0, maximum: 200 });
+    expect(list.parameters.find((p) => p.name === 'order_by')?.description).toContain('createTime');
+    expect(list.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['uidp.children_of', 'uidp.ids', 'name', 'skip', 'page_token']));
+    const group = doc.components.schemas['chainguard.platform.iam.v2beta1.Group'];
+    expect(group?.properties.createTime).toEqual({ type: 'string', format: 'date-time' });
+    const listed = doc.components.schemas['chainguard.platform.iam.v2beta1.ListGroupsResponse'];
+    expect(listed?.properties.totalCount).toMatchObject({ type: 'string', format: 'int64' });
+  });
+});
