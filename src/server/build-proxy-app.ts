@@ -35,6 +35,7 @@ import { RecordFile } from '../shadow/record-file.js';
 import { ShadowRunner } from '../shadow/shadow-runner.js';
 import { WriteBook } from '../shadow/write-book.js';
 import { openApiDocument } from './openapi-document.js';
+import { renderOpenApiPage } from './openapi-page.js';
 import { WriteVerifier } from '../shadow/write-verifier.js';
 import { NativeV2Client } from '../upstream/native-v2-client.js';
 import { registerAdminRoutes } from './admin-routes.js';
@@ -353,8 +354,18 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   };
   registerHealthRoutes(app, probe, lifecycle, redis ? () => fleetReady(redis) : undefined);
   // the REST surface's contract, made once from the mappings and protos that serve it
-  const openApi = JSON.stringify(openApiDocument(resources, packageVersion()));
+  const openApiDoc = openApiDocument(resources, packageVersion());
+  const openApi = JSON.stringify(openApiDoc);
+  const openApiPage = renderOpenApiPage(openApiDoc);
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json').header('cache-control', 'no-cache').send(openApi));
+  // its reference page: no script, nothing from elsewhere, never framed
+  app.get('/docs', async (_req, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('x-frame-options', 'DENY')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+      .send(openApiPage),
+  );
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)
       ? undefined

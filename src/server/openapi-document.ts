@@ -5,6 +5,13 @@ import { GRPC_SERVICES } from './grpc-routes.js';
 
 type Schema = Record<string, unknown>;
 
+/** The document's parts the reference page reads (the rest is OpenAPI's own). */
+export interface OpenApiDocument extends Schema {
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Schema>>;
+  components: { schemas: Record<string, Schema> } & Schema;
+}
+
 /** 64-bit integers are strings in proto JSON (and so in the v2 REST answers). */
 const SCALARS: Partial<Record<ScalarType, Schema>> = {
   [ScalarType.STRING]: { type: 'string' },
@@ -133,9 +140,9 @@ function listParams(r: CompiledResource): unknown[] {
  * mappings that route requests (paths, operations, list parameters) and the protos of its gRPC
  * twin (bodies and answers as proto JSON), so it cannot drift from either. Pure.
  */
-export function openApiDocument(resources: readonly CompiledResource[], version: string): Schema {
+export function openApiDocument(resources: readonly CompiledResource[], version: string): OpenApiDocument {
   const schemas = new Schemas();
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, Schema>> = {};
   const at = (path: string) => {
     paths[path] ??= {};
     return paths[path];

@@ -58,17 +58,13 @@ describe('the OpenAPI document of the v2 REST surface', () => {
   });
 
   it('reads list bounds, order_by fields and filters from the mappings, 64-bit integers as strings and times as date-time from the protos', () => {
-    const doc = openApiDocument(loadMappings(), 'test') as {
-      paths: Doc['paths'];
-      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
-    };
+    const doc = openApiDocument(loadMappings(), 'test');
+    const propertiesOf = (name: string) => doc.components.schemas[name]?.properties as Record<string, unknown>;
     const list = doc.paths['/iam/v2beta1/groups']?.get as { parameters: { name: string; schema: Record<string, unknown>; description?: string }[] };
     expect(list.parameters.find((p) => p.name === 'page_size')?.schema).toEqual({ type: 'integer', minimum: 0, maximum: 200 });
     expect(list.parameters.find((p) => p.name === 'order_by')?.description).toContain('createTime');
     expect(list.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['uidp.children_of', 'uidp.ids', 'name', 'skip', 'page_token']));
-    const group = doc.components.schemas['chainguard.platform.iam.v2beta1.Group'];
-    expect(group?.properties.createTime).toEqual({ type: 'string', format: 'date-time' });
-    const listed = doc.components.schemas['chainguard.platform.iam.v2beta1.ListGroupsResponse'];
-    expect(listed?.properties.totalCount).toMatchObject({ type: 'string', format: 'int64' });
+    expect(propertiesOf('chainguard.platform.iam.v2beta1.Group').createTime).toEqual({ type: 'string', format: 'date-time' });
+    expect(propertiesOf('chainguard.platform.iam.v2beta1.ListGroupsResponse').totalCount).toMatchObject({ type: 'string', format: 'int64' });
   });
 });
