@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,12 +12,9 @@ import { type EmulatorHarness, startHarness } from '../support/emulator-harness.
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';
 import { until } from '../support/until.js';
+import { CHROMIUM, HAVE_CHROMIUM } from '../support/headless-chromium.js';
 
 const ADMIN = 'admin-token-for-the-console';
-// Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
 
 // groups get at half native with every read compared (its intervals give the charts; too few reads
 // to decide, it waits), tags list untouched, roles list fixed at native and rolled back once by the guard
@@ -47,7 +44,7 @@ guard:
   cooldownSeconds: 60
 `;
 
-// Skipped only on a developer machine without Chromium (reason above); CI always runs it.
+// Skipped only on a developer machine without Chromium (headless-chromium.ts); CI always runs it.
 describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
   let h: EmulatorHarness;
   let app: FastifyInstance;

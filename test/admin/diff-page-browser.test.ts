@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
@@ -7,14 +7,11 @@ import type { RunningDemo } from '../../src/commands/demo.js';
 import { call } from '../support/emulator-harness.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
 import { startDemo } from '../support/proxy-harness.js';
+import { CHROMIUM, HAVE_CHROMIUM } from '../support/headless-chromium.js';
 
 const ADMIN = 'admin-token-for-the-browser';
-// Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
 
-// Skipped only on a developer machine without Chromium (reason above); CI always runs it.
+// Skipped only on a developer machine without Chromium (headless-chromium.ts); CI always runs it.
 describe.skipIf(!HAVE_CHROMIUM)('the diff report in a real browser', () => {
   let proxy: RunningDemo;
   let browser: Browser;

@@ -1,14 +1,9 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
+import { CHROMIUM, HAVE_CHROMIUM } from '../support/headless-chromium.js';
 
-// Debian's chromium, installed by .ci/run; elsewhere CHROMIUM_PATH names one
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI must have a headless Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
-
-// Skipped only on a developer machine without Chromium (reason above); CI always runs it.
+// Skipped only on a developer machine without Chromium (headless-chromium.ts); CI always runs it.
 describe.skipIf(!HAVE_CHROMIUM)('the API reference page (/docs) in a real browser', () => {
   let env: ProxyOnEmulator;
   let browser: Browser;
