@@ -10,6 +10,9 @@ import type { RequestCall } from './request-call.js';
 export type Protocol = 'rest' | 'grpc';
 export type Side = 'translate' | 'native';
 
+/** An update's pre-image: as the native side showed it, or the v1 record the translation changed. */
+export type PreImage = { shown: unknown } | { record: Json };
+
 /** The header (REST) or metadata key (gRPC) that says which side served an answer, and asks for one. */
 export const BACKEND_HEADER = 'x-v2proxy-backend';
 
@@ -57,7 +60,7 @@ export interface Exchange<W = unknown> {
   decision: Decision | undefined;
   shadow: { config: RolloutRoute; noise: boolean } | undefined;
   /** a write to verify once answered: its route, its resource's generation when held, an update's pre-image */
-  verify?: { config: RolloutRoute; generation: number; before: { shown: unknown } | { record: Json } | undefined } | undefined;
+  verify?: { config: RolloutRoute; generation: number; before: PreImage | undefined } | undefined;
   /** its server span, when traced (set by the pipeline) */
   traced?: TracedRequest | undefined;
 }

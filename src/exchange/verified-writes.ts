@@ -1,12 +1,12 @@
 import type { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render-error.js';
 import { toApiError } from '../errors/to-api-error.js';
-import type { Json } from '../json/json-path.js';
 import { JsonText } from '../json/json-text.js';
 import { paramValues } from '../list/query-params.js';
 import { getResource } from '../operations/get-resource.js';
 import { type AppServices, operationContext, type RequestOrigin } from '../operations/operation-context.js';
 import { shownWithoutTimes } from '../operations/update-resource.js';
+import { WRITE_OPERATIONS } from '../rollout/rollout-config.js';
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import { answerBody } from '../shadow/answer-body.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
@@ -16,14 +16,10 @@ import { isUidp } from '../uidp/uidp.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
-import type { Exchange, Side } from './exchange.js';
+import type { Exchange, PreImage, Side } from './exchange.js';
 import type { Door, Served } from './exchange-pipeline.js';
 
-/** An update's pre-image: as the native side showed it, or the v1 record the translation changed. */
-type PreImage = { shown: unknown } | { record: Json };
-
 const REST_METHOD: Record<WriteOperation, string> = { create: 'POST', update: 'PATCH', delete: 'DELETE' };
-const WRITES: readonly string[] = Object.keys(REST_METHOD);
 
 export interface VerifiedWritesDeps {
   verifier?: WriteVerifier | undefined;
@@ -48,7 +44,7 @@ export class VerifiedWrites {
 
   /** Whether an operation is a write this part looks at (with a verifier). */
   planned(operation: string): boolean {
-    return this.deps.verifier !== undefined && WRITES.includes(operation);
+    return this.deps.verifier !== undefined && (WRITE_OPERATIONS as readonly string[]).includes(operation);
   }
 
   /**
@@ -124,7 +120,7 @@ export class VerifiedWrites {
       answerOnly: answerOnlyFields(ex.resource),
       thresholds: { relative: config.relativeThreshold / 100, absolute: config.absoluteThreshold / 100 },
       noise: this.deps.random() * 100 < config.noise,
-      read: (side) => this.readBack(ex, side, uid, { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined }),
+      read: (side) => this.readBack(ex, side, uid, this.afterAnswer(ex)),
       verified: (differed) => this.deps.rollout.verified(decision, differed),
     });
   }
@@ -133,8 +129,12 @@ export class VerifiedWrites {
   private async preImageOf(ex: Exchange, before: PreImage | undefined): Promise<unknown> {
     if (!before) return undefined;
     if ('shown' in before) return before.shown;
-    const origin: RequestOrigin = { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined };
-    return shownWithoutTimes(operationContext(this.deps.services, ex.resource, this.deps.v1, origin), before.record);
+    return shownWithoutTimes(operationContext(this.deps.services, ex.resource, this.deps.v1, this.afterAnswer(ex)), before.record);
+  }
+
+  /** The writer's origin for work after its answer: only the drain stops it, and it is no request's span. */
+  private afterAnswer(ex: Exchange): RequestOrigin {
+    return { ...ex.origin, signal: this.deps.shutdownSignal, spans: undefined, preImage: undefined };
   }
 
   /**

@@ -353,18 +353,24 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     return answers.ok && !rollout.fleetStatus()?.synced ? { ok: false as const, reason: 'the fleet state is not read yet' } : answers;
   };
   registerHealthRoutes(app, probe, lifecycle, redis ? () => fleetReady(redis) : undefined);
-  // the REST surface's contract, made once from the mappings and protos that serve it
-  const openApiDoc = openApiDocument(resources, packageVersion());
-  const openApi = JSON.stringify(openApiDoc);
-  const openApiPage = renderOpenApiPage(openApiDoc);
-  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').header('cache-control', 'no-cache').send(openApi));
+  // the REST surface's contract, from the mappings and protos that serve it: made on the first ask
+  // for it (most replicas are never asked), then kept
+  let contract: { json: string; page: string } | undefined;
+  const openApi = () => {
+    if (!contract) {
+      const doc = openApiDocument(resources, packageVersion());
+      contract = { json: JSON.stringify(doc), page: renderOpenApiPage(doc) };
+    }
+    return contract;
+  };
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').header('cache-control', 'no-cache').send(openApi().json));
   // its reference page: no script, nothing from elsewhere, never framed
   app.get('/docs', async (_req, reply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('x-frame-options', 'DENY')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-      .send(openApiPage),
+      .send(openApi().page),
   );
   const ownMeta =
     opts.meta || (settings.metaStore === 'redis' && redis)
