@@ -54,6 +54,11 @@ export const ERRORS = {
     'the first request with this Idempotency-Key is still running; retry later',
     'A create with an Idempotency-Key whose first request has run for over 30 s.',
   ),
+  NO_CREDENTIALS: e(
+    GrpcCode.UNAUTHENTICATED,
+    'missing bearer token',
+    'A v2 request with no Authorization: refused before its input is checked, as the service does (translated: v1 is not asked).',
+  ),
   // resources
   NOT_FOUND: e(GrpcCode.NOT_FOUND, '{resource}/{uid}', 'The resource does not exist, or v1 does not show it to the caller.'),
   PRECONDITION_FAILED: e(

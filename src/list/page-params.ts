@@ -3,6 +3,7 @@ import { paramValues, type RawQuery } from './query-params.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
+export const MAX_INT32 = 2_147_483_647;
 
 export interface PageParams {
   pageSize: number;
@@ -17,6 +18,8 @@ function integer(query: RawQuery, name: string): number | FieldViolation | undef
   if (!/^-?\d{1,10}$/.test(raw)) return { field: name, description: `${name} must be an integer, got "${raw}"` };
   const n = Number(raw);
   if (n < 0) return { field: name, description: `${name} must not be negative` };
+  // page_size and skip are int32 fields of the v2 request: the service refuses what they cannot hold
+  if (n > MAX_INT32) return { field: name, description: `${name} must be at most ${MAX_INT32}` };
   return n;
 }
 

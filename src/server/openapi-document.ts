@@ -1,6 +1,10 @@
 import { type DescField, type DescMessage, type DescMethodUnary, ScalarType } from '@bufbuild/protobuf';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../list/page-params.js';
+import { CapabilitySchema } from '../gen/capabilities/capabilities_pb.js';
+import { DEFAULT_PAGE_SIZE, MAX_INT32, MAX_PAGE_SIZE } from '../list/page-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
+import type { FieldRule } from '../mapping/mapping-schema.js';
+import { RULES } from '../translate/validate-input.js';
+import { UIDP } from '../uidp/uidp.js';
 import { GRPC_SERVICES } from './grpc-routes.js';
 
 type Schema = Record<string, unknown>;
@@ -46,6 +50,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** Component schemas of messages, each written once, named by their full proto name. */
 class Schemas {
   readonly all: Record<string, Schema> = {};
+  /** enum values the proxy shows and takes beyond the proto's (a later version names them), by enum */
+  constructor(private readonly extraValues: ReadonlyMap<string, readonly string[]>) {}
 
   of(message: DescMessage): Schema {
     const known = WELL_KNOWN[message.typeName];
@@ -54,16 +60,42 @@ class Schemas {
       this.all[message.typeName] = {};
       const properties: Record<string, Schema> = {};
       for (const f of message.fields) properties[f.jsonName] = this.field(f);
-      this.all[message.typeName] = { type: 'object', properties, additionalProperties: false };
+      // open: a newer service (the native backend) may answer fields this proto does not have yet
+      this.all[message.typeName] = { type: 'object', properties };
     }
     return ref(message.typeName);
+  }
+
+  /**
+   * Marks the resource's fields the mapping says a client never sets (`readOnly`: the server fills
+   * them) or never sees (`writeOnly`): a field is either when every mapped part of it is.
+   */
+  mark(message: DescMessage, fields: readonly Pick<FieldRule, 'v2' | 'output' | 'input' | 'rule'>[]): void {
+    const properties = this.all[message.typeName]?.properties as Record<string, Schema> | undefined;
+    if (!properties) return;
+    const byTop = new Map<string, (typeof fields)[number][]>();
+    for (const f of fields) {
+      const top = f.v2.split('.')[0] as string;
+      byTop.set(top, [...(byTop.get(top) ?? []), f]);
+    }
+    for (const [name, parts] of byTop) {
+      let property = properties[name];
+      if (!property) continue;
+      // the platform's validation rule of a plain field, as the proxy checks it
+      const rule = parts.length === 1 && parts[0]?.v2 === name ? parts[0].rule : undefined;
+      if (rule && property.type === 'string') property = { ...property, pattern: RULES[rule].pattern.source };
+      properties[name] = property;
+      const flag = parts.every((f) => f.output) ? 'readOnly' : parts.every((f) => f.input) ? 'writeOnly' : undefined;
+      if (flag) properties[name] = property.$ref ? { allOf: [property], [flag]: true } : { ...property, [flag]: true };
+    }
   }
 
   private single(
     kind: 'scalar' | 'enum' | 'message',
     f: { scalar?: ScalarType | undefined; enum?: DescField['enum']; message?: DescMessage | undefined },
   ): Schema {
-    if (kind === 'enum' && f.enum) return { type: 'string', enum: f.enum.values.map((v) => v.name) };
+    if (kind === 'enum' && f.enum)
+      return { type: 'string', enum: [...new Set([...f.enum.values.map((v) => v.name), ...(this.extraValues.get(f.enum.typeName) ?? [])])] };
     if (kind === 'message' && f.message) return this.of(f.message);
     return SCALARS[f.scalar as ScalarType] ?? {};
   }
@@ -91,15 +123,46 @@ const STATUS_SCHEMA: Schema = {
   },
 };
 
-/** The statuses every v2 operation may answer besides 200, and those of operations on one resource. */
-const ERRORS = ['400', '401', '403', '429', '500', '501', '503', '504'];
-const ITEM_ERRORS = ['404', '409', '412'];
+/** What each error status means on the v2 surface: AIP-193 codes through the gateway's code-to-status table. */
+const MEANINGS: Record<string, string> = {
+  '400': 'INVALID_ARGUMENT (each bad field named in a BadRequest), FAILED_PRECONDITION (a PreconditionFailure says why) or OUT_OF_RANGE',
+  '401': 'UNAUTHENTICATED: no token, or one the backend does not take',
+  '403': 'PERMISSION_DENIED: the caller may not do this here (checked before existence)',
+  '404': 'NOT_FOUND: the resource (or the parent named) does not exist, or is not shown to the caller',
+  '408': 'DEADLINE_EXCEEDED: the request (headers and body) did not arrive in time',
+  '409': 'ALREADY_EXISTS, or ABORTED: another write of the resource is running, or the first request with this Idempotency-Key still is; retry',
+  '429': 'RESOURCE_EXHAUSTED: a body over the limit, or the backend is rate limiting',
+  '431': 'RESOURCE_EXHAUSTED: the request headers are too large',
+  '500': 'INTERNAL, UNKNOWN or DATA_LOSS, as the backend said',
+  '503': 'UNAVAILABLE: a backend or the shared state store does not answer, or the proxy is shutting down; retry',
+  '504': 'DEADLINE_EXCEEDED: a backend did not answer in time',
+};
 
-function responses(ok: Schema, item: boolean): Record<string, unknown> {
+/** The error statuses each kind of operation can answer (a create's parent may be missing; writes race). */
+const ANY = ['400', '401', '403', '408', '429', '431', '500', '503', '504'];
+export const ERROR_STATUSES = {
+  list: ANY,
+  get: [...ANY, '404'],
+  create: [...ANY, '404', '409'],
+  update: [...ANY, '404', '409'],
+  delete: [...ANY, '404', '409'],
+  exchange: ANY,
+} as const satisfies Record<string, readonly string[]>;
+
+function responses(ok: Schema, kind: keyof typeof ERROR_STATUSES): Record<string, unknown> {
   const out: Record<string, unknown> = { '200': { description: 'the answer', content: { 'application/json': { schema: ok } } } };
-  for (const status of [...ERRORS, ...(item ? ITEM_ERRORS : [])].sort())
-    out[status] = { description: 'an AIP-193 error', content: { 'application/json': { schema: ref('google.rpc.Status') } } };
+  for (const status of [...ERROR_STATUSES[kind]].sort())
+    out[status] = { description: MEANINGS[status], content: { 'application/json': { schema: ref('google.rpc.Status') } } };
   return out;
+}
+
+const UID = { type: 'string', pattern: UIDP.source };
+
+/** What `order_by` takes: sortable fields under either spelling, a direction each, comma-separated. */
+function orderByPattern(sortable: readonly string[]): string {
+  const names = [...new Set(sortable.flatMap((f) => [f, f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]))].map((f) => f.replaceAll('.', '\\.'));
+  const key = `(${names.join('|')})( +(asc|desc))?`;
+  return `^${key}( *, *${key})*$`;
 }
 
 const uidParam = (name: 'uid' | 'parent') => ({
@@ -107,7 +170,7 @@ const uidParam = (name: 'uid' | 'parent') => ({
   in: 'path',
   required: true,
   description: `the ${name === 'uid' ? "resource's" : "parent group's"} uid: 40 hex characters, then /16 hex characters per level (its slashes are not escaped)`,
-  schema: { type: 'string', pattern: '^[0-9a-f]{40}(/[0-9a-f]{16})*$' },
+  schema: UID,
 });
 
 function listParams(r: CompiledResource): unknown[] {
@@ -115,22 +178,30 @@ function listParams(r: CompiledResource): unknown[] {
     {
       name: 'page_size',
       in: 'query',
-      description: `items per page (0: ${DEFAULT_PAGE_SIZE})`,
-      schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE },
+      description: `items per page (0: ${DEFAULT_PAGE_SIZE}; a larger one is served as ${MAX_PAGE_SIZE})`,
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE_SIZE },
     },
     { name: 'page_token', in: 'query', description: 'the nextPageToken of the page before', schema: { type: 'string' } },
-    { name: 'skip', in: 'query', description: 'items to skip before the page', schema: { type: 'integer', minimum: 0 } },
+    {
+      name: 'skip',
+      in: 'query',
+      description: 'items to skip before the page (echoed as `skipped`)',
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_INT32 },
+    },
   ];
   const sortable = r.mapping.list?.sortable ?? [];
   if (sortable.length > 0)
     params.push({
       name: 'order_by',
       in: 'query',
-      description: `comma-separated fields, each optionally followed by \` desc\`: ${sortable.join(', ')}`,
-      schema: { type: 'string' },
+      description: `comma-separated fields (camel or snake case), each optionally followed by \` asc\` or \` desc\`: ${sortable.join(', ')}`,
+      schema: { type: 'string', pattern: orderByPattern(sortable) },
     });
   for (const f of r.mapping.list?.filters ?? []) {
-    params.push({ name: f.param, in: 'query', schema: f.repeated ? { type: 'array', items: { type: 'string' } } : { type: 'string' } });
+    // a filter's value is not checked: one that matches nothing (a malformed uid too) lists nothing
+    const one = { type: 'string' };
+    const description = f.param === 'uidp.ids' ? 'uids of the resources to list' : f.param.startsWith('uidp.') ? 'a group uid' : undefined;
+    params.push({ name: f.param, in: 'query', ...(description ? { description } : {}), schema: f.repeated ? { type: 'array', items: one } : one });
   }
   return params;
 }
@@ -141,7 +212,9 @@ function listParams(r: CompiledResource): unknown[] {
  * twin (bodies and answers as proto JSON), so it cannot drift from either. Pure.
  */
 export function openApiDocument(resources: readonly CompiledResource[], version: string): OpenApiDocument {
-  const schemas = new Schemas();
+  // the capability names the mappings know: v1 answers them, so the proxy shows and takes them
+  const capabilityNames = [...(resources[0]?.capabilities.toV1.keys() ?? [])];
+  const schemas = new Schemas(new Map([[CapabilitySchema.typeName, capabilityNames]]));
   const paths: Record<string, Record<string, Schema>> = {};
   const at = (path: string) => {
     paths[path] ??= {};
@@ -156,17 +229,19 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
     const tag = [r.mapping.resource];
     const resource = method('Get')?.output;
     if (!resource) continue;
+    schemas.of(resource);
+    schemas.mark(resource, r.mapping.fields);
     const body = { required: true, content: { 'application/json': { schema: schemas.of(resource) } } };
     const list = method('List');
     if (ops.includes('list') && list)
-      at(base).get = { operationId: `list_${name}`, tags: tag, parameters: listParams(r), responses: responses(schemas.of(list.output), false) };
+      at(base).get = { operationId: `list_${name}`, tags: tag, parameters: listParams(r), responses: responses(schemas.of(list.output), 'list') };
     if (ops.includes('create')) {
-      const create = { tags: tag, requestBody: body, responses: responses(schemas.of(resource), true) };
+      const create = { tags: tag, requestBody: body, responses: responses(schemas.of(resource), 'create') };
       at(`${base}/{parent}`).post = { operationId: `create_${name}`, parameters: [uidParam('parent')], ...create };
       if (r.mapping.rootParent) at(base).post = { operationId: `create_root_${name}`, ...create };
     }
     if (ops.includes('get'))
-      at(`${base}/{uid}`).get = { operationId: `get_${name}`, tags: tag, parameters: [uidParam('uid')], responses: responses(schemas.of(resource), true) };
+      at(`${base}/{uid}`).get = { operationId: `get_${name}`, tags: tag, parameters: [uidParam('uid')], responses: responses(schemas.of(resource), 'get') };
     if (ops.includes('update'))
       at(`${base}/{uid}`).patch = {
         operationId: `update_${name}`,
@@ -181,16 +256,21 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
           },
         ],
         requestBody: body,
-        responses: responses(schemas.of(resource), true),
+        responses: responses(schemas.of(resource), 'update'),
       };
     if (ops.includes('delete'))
-      at(`${base}/{uid}`).delete = { operationId: `delete_${name}`, tags: tag, parameters: [uidParam('uid')], responses: responses({ type: 'object' }, true) };
+      at(`${base}/{uid}`).delete = {
+        operationId: `delete_${name}`,
+        tags: tag,
+        parameters: [uidParam('uid')],
+        responses: responses({ type: 'object' }, 'delete'),
+      };
   }
   // the token exchange: an identity token (the bearer) for a platform token, forwarded to the issuer
   const exchange = {
     tags: ['sts'],
     description: 'exchanges the bearer (an identity token) for a platform token; an `aud` naming this proxy becomes the v1 audience',
-    responses: responses({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }, false),
+    responses: responses({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }, 'exchange'),
   };
   const stsParams = [
     { name: 'aud', in: 'query', description: 'the audience(s) of the token asked for', schema: { type: 'array', items: { type: 'string' } } },

@@ -3,14 +3,15 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
 import { type Json, camelCase, getPath, isObject } from '../json/json-path.js';
-import { UID_RULE_TEXT, isUidp } from '../uidp/uidp.js';
+import { UID_RULE_TEXT, UIDP } from '../uidp/uidp.js';
 import { isTimestamp } from './timestamp.js';
 
-// The platform SDK's validation rules; their text is what the v2 API's errors quote.
-const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: { test(value: string): boolean }; text: string }> = {
+// The platform SDK's validation rules; their text is what the v2 API's errors quote (and their
+// patterns what the OpenAPI document states).
+export const RULES: Record<NonNullable<FieldRule['rule']>, { pattern: RegExp; text: string }> = {
   name: { pattern: /^[a-z0-9 ._-]{1,}$/, text: 'must match "^[a-z0-9 ._-]{1,}$"' },
   description: { pattern: /^[\S ]{0,512}$/, text: 'must match "^[\\S ]{0,512}$"' },
-  uid: { pattern: { test: isUidp }, text: UID_RULE_TEXT },
+  uid: { pattern: UIDP, text: UID_RULE_TEXT },
 };
 
 const TYPES: Record<NonNullable<FieldRule['type']>, [(v: unknown) => boolean, string]> = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 // UIDP facts, shared by the proxy and the emulator: a root is 20 random bytes (40 hex), a child segment 8 bytes (16 hex).
 // one pattern for the whole uid: a split and a test per segment cost three times as much
-const UIDP = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
+export const UIDP = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
 
 /** How a client is told what a uid looks like. */
 export const UID_RULE_TEXT = 'must be a uid (40 hex characters, then /16 hex per level)';

@@ -104,6 +104,8 @@ describe('the emulator serves v2beta1 natively, over the same store as v1', () =
         badRequest([{ field: 'page_size', description: 'must not be negative' }]),
       ]),
     );
+    const huge = await v2('GET', `${base}&skip=2147483648`);
+    expect([huge.status, huge.body.details?.[1]?.fieldViolations]).toEqual([400, [{ field: 'skip', description: 'is out of range (int32)' }]]);
     expect((await v2('GET', `${base}&order_by=colour`)).body).toEqual(
       aipError(3, /^Invalid argument: order_by: cannot sort by "colour"/, 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
         badRequest([{ field: 'order_by', description: 'cannot sort by "colour"; sortable fields: uid, name, createTime, updateTime' }]),
@@ -125,6 +127,14 @@ describe('the emulator serves v2beta1 natively, over the same store as v1', () =
     );
     const bad = await v2('POST', `/iam/v2beta1/identities/${A}`, DEV_TOKEN, { name: 'Bad Name', claimMatch: { issuer: 'x' } });
     expect(bad.body.details[1].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['name', 'claimMatch.subject']);
+    // a field of another JSON type is refused as the gateway reads bodies (protojson), on create and update
+    const mistyped = await v2('POST', `/iam/v2beta1/identities/${A}`, DEV_TOKEN, { name: 'typed', company: [1] });
+    expect([mistyped.status, mistyped.body.details?.[1]?.fieldViolations?.[0]?.field]).toEqual([400, 'company']);
+    const patched = await v2('PATCH', `/iam/v2beta1/groups/${A_TEAM}`, DEV_TOKEN, { verified: 'yes' });
+    expect([patched.status, patched.body.details?.[1]?.fieldViolations?.[0]?.description]).toEqual([
+      400,
+      'cannot read field chainguard.platform.iam.v2beta1.Group.verified from JSON: expected boolean, got "yes"',
+    ]);
     expect((await v2('DELETE', `/iam/v2beta1/groups/${A}`)).body).toEqual(
       aipError(9, 'Precondition failed: cannot delete group with child repos', 'FAILED_PRECONDITION', 'iam.chainguard.dev', [
         preconditionFailure([{ type: 'RESOURCE_NOT_EMPTY', description: 'cannot delete group with child repos' }]),

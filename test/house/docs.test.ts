@@ -43,7 +43,18 @@ describe('docs/configuration.md and the settings schemas', () => {
   it('every setting named anywhere in docs/ or README exists in a schema', () => {
     const known = new Set([...describeSettings(ProxySettingsSchema), ...describeSettings(EmulatorSettingsSchema)].map((s) => s.name));
     // names that look like settings but are not: error names, variables of .demo.env and of the tests
-    const others = new Set([...Object.keys(ERRORS), ...Object.keys(GrpcCode), 'ENHANCE_YOUR_CALM', 'PROXY_HOST', 'CHROMIUM_PATH', 'FUZZ_SEED', 'FUZZ_RUNS']);
+    const others = new Set([
+      ...Object.keys(ERRORS),
+      ...Object.keys(GrpcCode),
+      'ENHANCE_YOUR_CALM',
+      'PROXY_HOST',
+      'CHROMIUM_PATH',
+      'FUZZ_SEED',
+      'FUZZ_RUNS',
+      'CONFORMANCE_RUNS',
+      'CONFORMANCE_SEED',
+      'NGINX_PATH',
+    ]);
     const pages = ['README.md', ...DOCS];
     const unknown = pages.flatMap((p) =>
       [...page(p).matchAll(/`([A-Z][A-Z0-9]*_[A-Z0-9_]+)(?:=[^`]*)?`/g)]

@@ -54,6 +54,15 @@ describe('page parameters', () => {
       ],
     });
     expect(parse({ page_size: '1e3' })).toMatchObject({ ok: false, violations: [{ field: 'page_size' }] });
+    // int32 fields of the request: the largest they hold is taken (page_size clamped), one more refused
+    expect(parse({ page_size: '2147483647', skip: '2147483647' })).toMatchObject({ ok: true, params: { pageSize: 200, skip: 2_147_483_647 } });
+    expect(parse({ page_size: '2147483648', skip: '9999999999' })).toEqual({
+      ok: false,
+      violations: [
+        { field: 'page_size', description: 'page_size must be at most 2147483647' },
+        { field: 'skip', description: 'skip must be at most 2147483647' },
+      ],
+    });
   });
 });
 

@@ -61,10 +61,37 @@ describe('the OpenAPI document of the v2 REST surface', () => {
     const doc = openApiDocument(loadMappings(), 'test');
     const propertiesOf = (name: string) => doc.components.schemas[name]?.properties as Record<string, unknown>;
     const list = doc.paths['/iam/v2beta1/groups']?.get as { parameters: { name: string; schema: Record<string, unknown>; description?: string }[] };
-    expect(list.parameters.find((p) => p.name === 'page_size')?.schema).toEqual({ type: 'integer', minimum: 0, maximum: 200 });
+    expect(list.parameters.find((p) => p.name === 'page_size')?.schema).toEqual({ type: 'integer', format: 'int32', minimum: 0, maximum: 200 });
     expect(list.parameters.find((p) => p.name === 'order_by')?.description).toContain('createTime');
     expect(list.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['uidp.children_of', 'uidp.ids', 'name', 'skip', 'page_token']));
-    expect(propertiesOf('chainguard.platform.iam.v2beta1.Group').createTime).toEqual({ type: 'string', format: 'date-time' });
+    expect(propertiesOf('chainguard.platform.iam.v2beta1.Group').createTime).toEqual({ type: 'string', format: 'date-time', readOnly: true });
+    expect(list.parameters.find((p) => p.name === 'order_by')?.schema.pattern).toMatch(/^\^\(uid\|name\|createTime\|create_time/);
     expect(propertiesOf('chainguard.platform.iam.v2beta1.ListGroupsResponse').totalCount).toMatchObject({ type: 'string', format: 'int64' });
+  });
+
+  it("states the mappings' rules: fields a client never sets or never sees, the platform's name pattern, the capability names v1 answers", () => {
+    const doc = openApiDocument(loadMappings(), 'test');
+    const propertiesOf = (name: string) => doc.components.schemas[name]?.properties as Record<string, Record<string, unknown>>;
+    const binding = propertiesOf('chainguard.platform.iam.v2beta1.RoleBinding');
+    expect([binding.uid?.readOnly, binding.identity?.readOnly, binding.roleUid?.writeOnly, binding.roleUid?.pattern]).toEqual([
+      true,
+      true,
+      true,
+      '^[0-9a-f]{40}(?:\\/[0-9a-f]{16})*$',
+    ]);
+    expect(propertiesOf('chainguard.platform.iam.v2beta1.Group').name?.pattern).toBe('^[a-z0-9 ._-]{1,}$');
+    expect((propertiesOf('chainguard.platform.iam.v2beta1.Role').capabilities?.items as { enum?: string[] } | undefined)?.enum).toContain(
+      'CAP_IAM_SCIM_MANAGE',
+    );
+  });
+
+  it('gives each operation the statuses it can answer, each an AIP-193 error but its 200', () => {
+    const doc = openApiDocument(loadMappings(), 'test');
+    const statuses = (path: string, method: string) => Object.keys((doc.paths[path]?.[method] as { responses?: object } | undefined)?.responses ?? {});
+    expect(statuses('/iam/v2beta1/groups', 'get')).not.toContain('404');
+    expect(statuses('/iam/v2beta1/groups/{uid}', 'get')).toContain('404');
+    expect(statuses('/iam/v2beta1/groups/{uid}', 'get')).not.toContain('409');
+    expect(statuses('/iam/v2beta1/groups/{parent}', 'post')).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '503']));
+    expect(statuses('/iam/v2beta1/groups/{uid}', 'delete')).not.toContain('412');
   });
 });

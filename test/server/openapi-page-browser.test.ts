@@ -36,7 +36,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the API reference page (/docs) in a real browse
       expect(await p.locator('section.op').evaluateAll((s) => s.map((e) => e.id))).toEqual(operations);
       expect(await p.locator('section.schema').count()).toBe(Object.keys(doc.components.schemas).length);
       expect(await p.locator('#get_groups h3').innerText()).toBe('GET /iam/v2beta1/groups/{uid}');
-      expect(await p.locator('#list_groups').innerText()).toMatch(/page_size\s+query\s+integer 0–200/);
+      expect(await p.locator('#list_groups').innerText()).toMatch(/page_size\s+query\s+integer \(int32\) 0–200/);
       // a schema link leads to its section
       await p.locator('#get_groups a[href="#chainguard.platform.iam.v2beta1.Group"]').first().click();
       expect(await p.evaluate('location.hash')).toBe('#chainguard.platform.iam.v2beta1.Group');

@@ -4,6 +4,7 @@ import { call } from '../support/emulator-harness.js';
 import { type ProxyOnEmulator, startProxy, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { startRecordingUpstream } from '../support/recording-upstream.js';
 import { aipError } from '../support/aip.js';
+import { grpcV2 } from '../support/grpc-v2-call.js';
 
 describe('v2 errors: one AIP-193 shape for every failure', () => {
   let env: ProxyOnEmulator;
@@ -29,6 +30,31 @@ describe('v2 errors: one AIP-193 shape for every failure', () => {
     const itemVerb = await v2('POST', `/iam/v2beta1/groups/${A}:requestGroupAccess`, { body: {} });
     expect(itemVerb.status).toBe(501);
     expect((await v2('GET', '/iam/v2beta1/groups:frobnicate')).status).toBe(404);
+  });
+
+  it('a request with no token is answered 401 before its input is checked, and v1 is not asked (REST and gRPC)', async () => {
+    await call(env.h.url, 'POST', '/__emulator/stats/reset');
+    const cases: [string, string, unknown][] = [
+      ['POST', `/iam/v2beta1/groups/${A}`, { name: 'Not A Name!', verified: 'yes' }],
+      ['POST', '/iam/v2beta1/roleBindings/not-a-uid', {}],
+      ['PATCH', `/iam/v2beta1/roles/${A}?update_mask=nothing`, { capabilities: ['CAP_NONE'] }],
+      ['GET', '/iam/v2beta1/groups?page_size=many&order_by=sideways', undefined],
+      ['DELETE', '/iam/v2beta1/identities/ZZ', undefined],
+    ];
+    const grpc = grpcV2(new URL(env.proxy.url).host, '');
+    try {
+      for (const [method, path, body] of cases) {
+        const rest = await call(env.proxy.url, method, path, body === undefined ? {} : { body });
+        expect([method, path, rest.status, rest.body]).toEqual([method, path, 401, aipError(16, 'Unauthenticated: missing bearer token', 'UNAUTHENTICATED')]);
+        if (path.includes('not-a-uid') || path.endsWith('/ZZ')) continue; // not a message grpc-js can send
+        // a message grpc-js can encode, still invalid: a name off the platform's pattern, an unknown mask field, a bad order_by
+        const rpc = await grpc.call(method, path.replace('page_size=many&', ''), body === undefined ? undefined : { name: 'Not A Name!' });
+        expect([method, path, rpc.status, rpc.body.code]).toEqual([method, path, 401, 16]);
+      }
+    } finally {
+      grpc.close();
+    }
+    expect((await call(env.h.url, 'GET', '/__emulator/stats')).body.total).toBe(0);
   });
 
   it('malformed JSON, __proto__ keys, a wrong content type → 400 code 3', async () => {

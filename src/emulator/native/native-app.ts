@@ -5,6 +5,7 @@ import { GrpcCode } from '../../errors/grpc-codes.js';
 import { renderError } from '../../errors/render-error.js';
 import { isUidp } from '../../uidp/uidp.js';
 import { Body, isPlainObject } from '../body.js';
+import { bodyTypeViolation } from './native-services.js';
 import { type Ctx, insertRecord, isVisible, matchesExact, matchesUidp, removeRecord, replaceRecord } from '../collection.js';
 import type { FaultRules } from '../fault-rules.js';
 import { V1Error } from '../grpc-status.js';
@@ -157,6 +158,8 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       if (parent !== '' && !ctx.access.can(`${cap}.create`, parent))
         throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not create ${r.plural} under ${parent}`);
       const body = Body.of(req.body ?? {}).json;
+      const mistyped = bodyTypeViolation(r.plural, body);
+      if (mistyped) throw invalidFields([mistyped]);
       const violations = r.validate?.(body, ctx) ?? [];
       if (violations.length > 0) throw invalidFields(violations);
       const record = def.create(toRecordBody(body, ctx), parent, ctx, new Query({}));
@@ -176,6 +179,8 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const uid = requireUid(uidOf(req), 'uid');
       const current = existing(ctx, uid, `${cap}.update`);
       if (!isPlainObject(req.body)) throw invalid('body', 'the body must be a JSON object');
+      const mistyped = bodyTypeViolation(r.plural, req.body);
+      if (mistyped) throw invalidFields([mistyped]);
       const q = new Query(req.query as Record<string, string | string[]>);
       const merged = applyNativeMask(r.view(current, ctx), req.body, q.all('update_mask').join(','), r);
       const violations = r.validate?.(merged, ctx) ?? [];

@@ -1,36 +1,14 @@
 import { createServer as createHttp1Server, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { Socket } from 'node:net';
-import { type DescMessage, type DescMethodUnary, type DescService, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
+import { type DescMessage, type DescMethodUnary, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
 import { type Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { FastifyInstance } from 'fastify';
-import { AccountAssociationsService } from '../../gen/chainguard/platform/iam/v2beta1/account_associations_pb.js';
-import { GroupInvitesService } from '../../gen/chainguard/platform/iam/v2beta1/group_invites_pb.js';
-import { GroupsService } from '../../gen/chainguard/platform/iam/v2beta1/groups_pb.js';
-import { IdentitiesService } from '../../gen/chainguard/platform/iam/v2beta1/identities_pb.js';
-import { IdentityProvidersService } from '../../gen/chainguard/platform/iam/v2beta1/identity_providers_pb.js';
-import { RoleBindingsService } from '../../gen/chainguard/platform/iam/v2beta1/role_bindings_pb.js';
-import { RolesService } from '../../gen/chainguard/platform/iam/v2beta1/roles_pb.js';
-import { ReposService } from '../../gen/chainguard/platform/registry/v2beta1/repos_pb.js';
-import { TagsService } from '../../gen/chainguard/platform/registry/v2beta1/tags_pb.js';
-import { AdvisoriesService } from '../../gen/chainguard/platform/vulnerabilities/v2beta1/advisories_pb.js';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../gen/google/rpc/error_details_pb.js';
 import { opensHttp2 } from '../../net/first-bytes.js';
 import { NATIVE_RESOURCES } from './native-resources.js';
-
-const SERVICES: readonly DescService[] = [
-  GroupsService,
-  IdentitiesService,
-  RolesService,
-  RoleBindingsService,
-  IdentityProvidersService,
-  AccountAssociationsService,
-  GroupInvitesService,
-  ReposService,
-  TagsService,
-  AdvisoriesService,
-];
+import { pluralOf, SERVICES } from './native-services.js';
 
 const DETAILS: Record<string, DescMessage> = {
   'google.rpc.ErrorInfo': ErrorInfoSchema,
@@ -128,7 +106,7 @@ function statusOf(status: number, text: string): ConnectError {
 export function nativeGrpcRoutes(appOf: () => FastifyInstance): (router: ConnectRouter) => void {
   return (router) => {
     for (const service of SERVICES) {
-      const plural = service.name.replace(/Service$/, '').replace(/^./, (c) => c.toLowerCase());
+      const plural = pluralOf(service);
       const resource = NATIVE_RESOURCES.find((r) => r.plural === plural);
       if (!resource) throw new Error(`no native resource for ${service.typeName}`);
       const base = `${resource.prefix}/${resource.plural}`;

@@ -49,6 +49,8 @@ function intParam(q: Query, name: string): number {
   if (!/^-?\d+$/.test(raw)) throw bad(name, 'must be an integer');
   const n = Number(raw);
   if (n < 0) throw bad(name, 'must not be negative');
+  // an int32 field: the gateway refuses a value it cannot hold
+  if (n > 2_147_483_647) throw bad(name, 'is out of range (int32)');
   return n;
 }
 
