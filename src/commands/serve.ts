@@ -1,6 +1,7 @@
 import type { DestinationStream } from 'pino';
 import { newAdminToken, operatorsConfigured, resolveSettings } from '../config/load-settings.js';
 import type { ResolvedSettings, Settings } from '../config/settings-schema.js';
+import { shownUrl } from '../net/shown-url.js';
 import { buildProxyApp } from '../server/build-proxy-app.js';
 import { Lifecycle } from '../server/lifecycle.js';
 
@@ -76,7 +77,9 @@ export async function serve(settings: Settings, opts: ServeOptions = {}): Promis
 /** What `serve` prints: where the proxy listens and what it is in front of. */
 export function serveBanner(proxy: RunningProxy): string[] {
   const s = proxy.settings;
-  const lines = [`v2proxy listening on ${proxy.url} (v1 backend: ${s.v1BaseUrl}; native v2 backend: ${s.v2BaseUrl ?? 'none'})`];
+  const lines = [
+    `v2proxy listening on ${proxy.url} (v1 backend: ${shownUrl(s.v1BaseUrl)}; native v2 backend: ${s.v2BaseUrl ? shownUrl(s.v2BaseUrl) : 'none'})`,
+  ];
   if (proxy.adminUrl !== proxy.url) lines.push(`admin surface (/admin, /metrics) on ${proxy.adminUrl}`);
   // a token the operator supplied is theirs to know; only a generated one is shown
   if (proxy.adminTokenGenerated) lines.push(`admin token (/admin, generated): ${s.adminToken}`);

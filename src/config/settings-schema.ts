@@ -147,7 +147,7 @@ export const ProxySettingsSchema = z.object({
   REDIS_TIMEOUT_MS: positiveInt(60_000)
     .default(500)
     .describe(
-      'a Redis command not answered within this time, in milliseconds, fails the request that needs it with 503 code 14 (retryable); while Redis is unreachable such requests fail at once',
+      'a Redis command not answered within this time, in milliseconds, fails the request that needs it with 503 code 14 (retryable); while Redis is unreachable such requests fail at once, except a read of synthesized times, which waits this long for the connection to come back (and is served the times this replica last had, where it has them all)',
     ),
   V2_BASE_URL: httpUrl
     .optional()

@@ -174,6 +174,8 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
   }
   if (first?.ok && opts.overrideSecret === undefined && control.snapshot.config.allowOverride)
     events.warn('rollout: allowOverride is on but ROLLOUT_OVERRIDE_SECRET is not set: the override header is ignored');
+  if (opts.nativeBackend === undefined && control.snapshot.routes.some((r) => r.share.native > 0 || r.schedule))
+    events.warn('rollout: routes give the native side a share but V2_BASE_URL is not set: every request is translated');
   guard.start();
   runner.start();
   fleetTraffic.start();

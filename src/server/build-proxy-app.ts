@@ -24,6 +24,7 @@ import { backendDispatcher } from '../upstream/backend-dispatcher.js';
 import { V1Client } from '../upstream/v1-client.js';
 import { v1Origin } from '../upstream/v1-origin.js';
 import { V1Probe } from '../upstream/v1-probe.js';
+import { shownUrl } from '../net/shown-url.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { AdminOperators } from '../auth/admin-operators.js';
 import { readRolloutFile, RolloutFileError } from '../rollout/rollout-file-source.js';
@@ -376,7 +377,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     opts.meta || (settings.metaStore === 'redis' && redis)
       ? undefined
       : await openMetaStore(settings.metaStore, (message, err) => app.log.warn({ err }, message));
-  const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>);
+  const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>, { waitMs: settings.redisTimeoutMs });
   const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
   const nativeBackend = nativeOrigin
     ? backend(nativeOrigin.origin, 'the native v2 backend', { timeoutMs: settings.v2TimeoutMs, attemptTimeoutMs: settings.v2AttemptTimeoutMs }, 'v2')
@@ -389,6 +390,23 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
           observe: metrics.upstreamObserver('v2'),
         })
       : undefined;
+  // a wrong backend URL is said at once, not found out from the first failed requests
+  const startProbes: [string, string, V1Probe][] = [['the v1 backend', settings.v1BaseUrl, probe]];
+  if (nativeOrigin && nativeBackend && settings.v2BaseUrl)
+    startProbes.push([
+      'the native v2 backend',
+      settings.v2BaseUrl,
+      new V1Probe(nativeOrigin, nativeBackend.dispatcher, settings.v2TimeoutMs, '/iam/v2beta1/groups?page_size=1'),
+    ]);
+  app.addHook('onListen', (done) => {
+    for (const [name, url, check] of startProbes)
+      void check.check().then((result) => {
+        if (result.ok) return;
+        const then = name === 'the v1 backend' ? '/readyz answers 503 until it does' : 'native shares fail (and the guard rolls them back) until it does';
+        app.log.warn(`${name} at ${shownUrl(url)} does not answer (${result.reason}): ${then}`);
+      });
+    done();
+  });
   if (opts.watchRollout !== false) rollout.watch();
   // with a fleet, what this replica books is also sent to the fleet's report every second
   const unsent = channel ? new DiffBook({ sampleValues: settings.diffSampleValues }) : undefined;

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type http2 from 'node:http2';
 import { apiError } from '../errors/error-registry.js';
 import { type LifeSignal, RequestLife } from '../upstream/request-life.js';
-import { OpenConnections, type Response } from './open-connections.js';
+import { IDLE_CLOSE_GRACE_MS, OpenConnections, type Response } from './open-connections.js';
 
 export type Phase = 'serving' | 'draining' | 'closing' | 'closed';
 
@@ -26,6 +26,10 @@ export interface DrainLog {
   info(message: string): void;
   warn(message: string): void;
 }
+
+// the listener closes once no connection has come for this long, waiting at most the second
+const ACCEPT_PAUSE_MS = 50;
+const ACCEPT_PAUSE_MAX_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -102,7 +106,7 @@ export class Lifecycle {
     if (this.phase === 'closing' || this.phase === 'closed') return;
     this.phase = 'closing';
     this.connections.goAway();
-    void this.connections.answered().then(() => this.connections.destroyAll());
+    void this.connections.answered().then(() => this.connections.closeIdle(IDLE_CLOSE_GRACE_MS));
   }
 
   /**
@@ -118,6 +122,7 @@ export class Lifecycle {
       log.info(`shutting down: /readyz answers 503; still serving for ${timing.delayMs} ms (SHUTDOWN_DELAY_MS)`);
       await sleep(timing.delayMs);
     }
+    await this.connections.acceptsPaused(ACCEPT_PAUSE_MS, ACCEPT_PAUSE_MAX_MS);
     log.info(`closing: no new connections; ${this.connections.inFlight} requests in flight`);
     // the last moments are kept for answering what is stopped and writing the logs
     const margin = Math.min(1_000, Math.max(50, Math.floor(timing.timeoutMs / 10)));

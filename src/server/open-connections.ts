@@ -39,6 +39,9 @@ const RESET_WINDOW_MS = 10_000;
 const RESET_FLOOR = 100;
 // a session told to close (GOAWAY) that has not closed by then is destroyed
 const CLOSE_GRACE_MS = 1_000;
+// at the end of a drain, an HTTP/1.1 connection is closed once it has been idle this long: a request
+// already on its way (on a connection a balancer just opened, or just used) arrives well within it
+export const IDLE_CLOSE_GRACE_MS = 1_000;
 
 /**
  * The client connections of one listener: counted, bounded (MAX_CONNECTIONS, refusals reported),
@@ -52,6 +55,9 @@ export class OpenConnections {
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   // requests not answered yet, each with its life once something asked for it
   private readonly answering = new Map<Response, RequestLife | null>();
+  // when each connection was accepted, or last had an answer finished
+  private readonly lastActive = new WeakMap<Socket, number>();
+  private lastAccepted = 0;
   private idle: (() => void) | undefined;
   private draining = false;
 
@@ -72,6 +78,8 @@ export class OpenConnections {
     server.maxConnections = opts.maxConnections;
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
+      this.lastAccepted = Date.now();
+      this.lastActive.set(socket, this.lastAccepted);
       socket.once('close', () => this.sockets.delete(socket));
     });
     server.on('drop', () => this.events.refused());
@@ -81,6 +89,13 @@ export class OpenConnections {
   counting(next: Handler): Handler {
     return (req, res) => {
       if (this.draining && !('stream' in res)) res.setHeader('connection', 'close');
+      // the connection's last activity: this request, then its answer (the response lets go of its
+      // socket when it ends, so the socket is held here)
+      const socket = isHttp1(res) ? res.socket : null;
+      if (socket) {
+        this.lastActive.set(socket, Date.now());
+        res.once('close', () => this.lastActive.set(socket, Date.now()));
+      }
       this.answering.set(res, null);
       res.once('close', () => this.settle(res));
       next(req, res);
@@ -182,6 +197,20 @@ export class OpenConnections {
     for (const res of this.answering.keys()) if (isHttp1(res) && !res.headersSent) res.setHeader('connection', 'close');
   }
 
+  /**
+   * Resolves once no connection has been accepted for `quietMs` (or after `maxMs`): closing the
+   * listener resets the connections its backlog holds, a request already sent on each, so it is
+   * closed in a pause of new ones (at once where the balancer has stopped sending, as it should).
+   */
+  async acceptsPaused(quietMs: number, maxMs: number): Promise<void> {
+    const until = Date.now() + maxMs;
+    for (;;) {
+      const quietFor = Date.now() - this.lastAccepted;
+      if (quietFor >= quietMs || Date.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - quietFor, until - Date.now())));
+    }
+  }
+
   /** Resolves once no request is waiting for its answer. */
   answered(): Promise<void> {
     if (this.answering.size === 0) return Promise.resolve();
@@ -193,10 +222,21 @@ export class OpenConnections {
     });
   }
 
-  /** The end of a drain: what is still open (idle kept-alive connections, the rest at the deadline) is closed. */
-  destroyAll(): void {
+  /**
+   * The end of a drain, once nothing is in flight: HTTP/2 sessions (told GOAWAY) are closed, and each
+   * HTTP/1.1 connection once it has been idle for `graceMs`. Closing one at once would cut a request
+   * already on its way on it (a connection a balancer opened just before the listener closed): that
+   * one is served instead, and its answer closes it.
+   */
+  closeIdle(graceMs: number): void {
     for (const session of this.sessions) session.destroy();
-    for (const socket of this.sockets) socket.destroy();
+    const sweep = () => {
+      const busy = new Set([...this.answering.keys()].filter(isHttp1).map((res) => res.socket));
+      const now = Date.now();
+      for (const socket of this.sockets) if (!busy.has(socket) && now - (this.lastActive.get(socket) ?? 0) >= graceMs) socket.destroy();
+      if (this.sockets.size > 0) setTimeout(sweep, Math.max(10, Math.min(100, graceMs))).unref();
+    };
+    sweep();
   }
 }
 

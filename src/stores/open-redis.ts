@@ -68,6 +68,7 @@ export async function redisAnswers(redis: Redis): Promise<{ ok: true } | { ok: f
 export function failureOf(err: unknown): string {
   const e = err as { message?: string; code?: string };
   if (/timed out/i.test(e.message ?? '')) return 'no answer in time';
-  if (/enableOfflineQueue|Connection is closed|writeable/i.test(e.message ?? '')) return 'not connected';
+  // a command the connection dropped under ends with ioredis's retry limit (none are resent)
+  if (/enableOfflineQueue|Connection is closed|writeable|max retries per request/i.test(e.message ?? '')) return 'not connected';
   return e.code ?? e.message ?? 'failed';
 }

@@ -13,13 +13,15 @@ export class V1Probe {
     private readonly v1: V1Origin,
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs: number,
+    /** what is asked (any answer will do): a v1 list by default */
+    private readonly path = '/iam/v1/groups?id=readiness-probe',
   ) {}
 
   async check(): Promise<ProbeResult> {
     try {
       const res = await this.dispatcher.request({
         method: 'GET',
-        path: `${this.v1.basePath}/iam/v1/groups?id=readiness-probe`,
+        path: `${this.v1.basePath}${this.path}`,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),

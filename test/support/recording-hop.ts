@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { isReadinessProbe } from './recording-upstream.js';
 
 export interface HopRecord {
   method: string;
@@ -27,8 +28,10 @@ export async function startRecordingHop(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
-      seen.push(record);
-      const refused = refuse(record, seen.length - 1);
+      // a readiness probe is forwarded, not recorded: it is not a request under test
+      const probe = isReadinessProbe(record.url);
+      if (!probe) seen.push(record);
+      const refused = probe ? undefined : refuse(record, seen.length - 1);
       if (refused !== undefined) {
         res.writeHead(refused, { 'content-type': 'application/json' }).end('{"code":14,"message":"refused by the hop"}');
         return;

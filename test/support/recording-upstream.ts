@@ -40,7 +40,8 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
-      state.requests.push(recorded);
+      // the proxy asks whether v1 answers at start and at each /readyz: a probe, not a request under test
+      if (!isReadinessProbe(recorded.url)) state.requests.push(recorded);
       const { status, body, headers, delayMs, stallBodyMs } = state.respond ? state.respond(recorded) : state.answer;
       setTimeout(() => {
         if (res.destroyed) return;
@@ -66,3 +67,6 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
   };
   return state;
 }
+
+/** The readiness probe the proxy sends v1 (at start and at each `/readyz`). */
+export const isReadinessProbe = (url: string): boolean => url.includes('id=readiness-probe');

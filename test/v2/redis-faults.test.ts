@@ -181,4 +181,25 @@ describe.skipIf(!HAVE_REDIS)('Redis faults: fast retryable errors, no false answ
     const read = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${first.body.uid}`, { token: TOKENS.alice });
     expect(read.body.createTime).toBe(first.body.createTime);
   });
+
+  it('while Redis is away, a read is served the times this replica last had for it; a record it never saw, or one that changed, is 503; writes are 503', async () => {
+    const redis = await RedisServer.start();
+    stops.push(() => redis.close());
+    const proxy = await startProxy({ V1_BASE_URL: h.url, REDIS_URL: redis.url, META_STORE: 'redis', REDIS_TIMEOUT_MS: '300' });
+    stops.push(() => proxy.close());
+    const read = (uid: string) => call(proxy.url, 'GET', `/iam/v2beta1/groups/${uid}`, { token: TOKENS.alice });
+    const made = await call(proxy.url, 'POST', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice, body: { name: 'kept-times' } });
+    const other = await h.dev('POST', `/iam/v1/groups/${A}`, { body: { name: 'never-read' } });
+    const changed = await h.dev('POST', `/iam/v1/groups/${A}`, { body: { name: 'changed-later' } });
+    const seen = await read(made.body.uid);
+    expect((await read(changed.body.id)).status).toBe(200);
+    await redis.stop();
+    const kept = await read(made.body.uid);
+    expect([kept.status, kept.body.createTime, kept.body.updateTime]).toEqual([200, seen.body.createTime, seen.body.updateTime]);
+    expect((await read(other.body.id)).body).toMatchObject({ code: 14 });
+    await h.dev('PUT', `/iam/v1/groups/${changed.body.id}`, { body: { name: 'changed-later', description: 'moved in v1' } });
+    expect((await read(changed.body.id)).body).toMatchObject({ code: 14 });
+    const write = await call(proxy.url, 'PATCH', `/iam/v2beta1/groups/${made.body.uid}`, { token: TOKENS.alice, body: { description: 'x' } });
+    expect(write.body).toMatchObject({ code: 14 });
+  });
 });
