@@ -188,6 +188,23 @@ describe('drain on SIGTERM (the proxy as its own process)', { timeout: 30_000 },
     );
   });
 
+  it('a kept-alive connection used a moment before the signal is not cut when the listener closes: its next request, once nothing is in flight, is served and told to close', async () => {
+    const proxy = await startProxyProcess({ V1_BASE_URL: h.url, SHUTDOWN_DELAY_MS: '200', SHUTDOWN_TIMEOUT_MS: '6000' });
+    running.push(proxy);
+    // a balancer's pooled connection, last used just before the signal
+    const kept = await KeptAlive.open(proxy.port);
+    expect((await kept.get('/healthz')).head).not.toMatch(/^connection: close$/im);
+    proxy.child.kill('SIGTERM');
+    while (!proxy.stdout().includes('closing: no new connections')) await sleep(10);
+    // nothing is in flight; the balancer sends its next request on it a moment later
+    await sleep(50);
+    const next = await kept.get('/healthz');
+    expect(next.head).toMatch(/^HTTP\/1\.1 200/);
+    expect(next.head).toMatch(/^connection: close$/im);
+    expect(await kept.closedWithin(1_000)).toBe(true);
+    expect((await proxy.exited).code).toBe(0);
+  });
+
   it('what is still running at SHUTDOWN_TIMEOUT_MS is answered 503 code 14 (REST) or UNAVAILABLE (gRPC), logged so, and the process exits in time', async () => {
     const proxy = await startProxyProcess({
       V1_BASE_URL: h.url,
