@@ -391,19 +391,19 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         })
       : undefined;
   // a wrong backend URL is said at once, not found out from the first failed requests
-  const startProbes: [string, string, V1Probe][] = [['the v1 backend', settings.v1BaseUrl, probe]];
+  // each with what its silence means
+  const startProbes: [string, string, V1Probe, string][] = [['the v1 backend', settings.v1BaseUrl, probe, '/readyz answers 503 until it does']];
   if (nativeOrigin && nativeBackend && settings.v2BaseUrl)
     startProbes.push([
       'the native v2 backend',
       settings.v2BaseUrl,
       new V1Probe(nativeOrigin, nativeBackend.dispatcher, settings.v2TimeoutMs, '/iam/v2beta1/groups?page_size=1'),
+      'native shares fail (and the guard rolls them back) until it does',
     ]);
   app.addHook('onListen', (done) => {
-    for (const [name, url, check] of startProbes)
+    for (const [name, url, check, then] of startProbes)
       void check.check().then((result) => {
-        if (result.ok) return;
-        const then = name === 'the v1 backend' ? '/readyz answers 503 until it does' : 'native shares fail (and the guard rolls them back) until it does';
-        app.log.warn(`${name} at ${shownUrl(url)} does not answer (${result.reason}): ${then}`);
+        if (!result.ok) app.log.warn(`${name} at ${shownUrl(url)} does not answer (${result.reason}): ${then}`);
       });
     done();
   });

@@ -92,12 +92,12 @@ export class OpenConnections {
       // the connection's last activity: this request, then its answer (the response lets go of its
       // socket when it ends, so the socket is held here)
       const socket = isHttp1(res) ? res.socket : null;
-      if (socket) {
-        this.lastActive.set(socket, Date.now());
-        res.once('close', () => this.lastActive.set(socket, Date.now()));
-      }
+      if (socket) this.lastActive.set(socket, Date.now());
       this.answering.set(res, null);
-      res.once('close', () => this.settle(res));
+      res.once('close', () => {
+        if (socket) this.lastActive.set(socket, Date.now());
+        this.settle(res);
+      });
       next(req, res);
     };
   }

@@ -32,13 +32,14 @@ export class RedisMetaStore implements TimesStore {
   // the entries this replica last read or wrote on Redis, by key
   private readonly seenHere: LRUCache<string, MetaEntry>;
 
+  private readonly hashKey: string;
   private readonly waitMs: number;
 
   constructor(
     private readonly redis: Redis,
     opts: { hashKey?: string; keepLocally?: number; waitMs?: number } = {},
-    private readonly hashKey = opts.hashKey ?? 'v2proxy:meta',
   ) {
+    this.hashKey = opts.hashKey ?? 'v2proxy:meta';
     this.seenHere = new LRUCache({ max: opts.keepLocally ?? 100_000 });
     this.waitMs = opts.waitMs ?? 0;
   }
