@@ -1,4 +1,4 @@
-import { apiError } from '../errors/error-registry.js';
+import { apiError, invalidFields } from '../errors/error-registry.js';
 import { isObject } from '../json/json-path.js';
 import type { RequestSpans, UpstreamCall } from '../upstream/attempt-spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
@@ -12,6 +12,23 @@ export interface ExchangeSettings {
 }
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+/**
+ * The exchange's parameters as the query or a body gave them: each a text or a list of texts. A
+ * JSON body may hold anything; a value of another type is refused by its name, never passed on.
+ */
+export function exchangeParams(given: unknown): QueryValues {
+  if (given === undefined || given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) throw invalidFields([{ field: 'body', description: 'must be an object of parameters' }]);
+  const out: Record<string, string | readonly string[]> = {};
+  const wrong: string[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) out[name] = value as string | string[];
+    else if (value !== undefined) wrong.push(name);
+  }
+  if (wrong.length > 0) throw invalidFields(wrong.map((field) => ({ field, description: 'must be a string or a list of strings' })));
+  return out;
+}
 
 /** Audiences naming the proxy become the v1 audience; any other audience is left as it is. */
 export function rewriteAudiences(params: QueryValues, settings: ExchangeSettings): QueryValues {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { callerAuthorization } from '../auth/caller-identity.js';
-import { type ExchangeSettings, exchangeToken } from '../auth/sts-exchange.js';
+import { type ExchangeSettings, exchangeParams, exchangeToken } from '../auth/sts-exchange.js';
 import { httpStatusOf } from '../errors/grpc-codes.js';
 import { toApiError } from '../errors/to-api-error.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { traceContextOf } from '../upstream/trace-context.js';
-import type { QueryValues, V1Client } from '../upstream/v1-client.js';
+import type { V1Client } from '../upstream/v1-client.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** Parses `application/x-www-form-urlencoded` into repeated-key values (the STS's POST form). */
@@ -33,17 +33,17 @@ export function registerStsRoutes(
     method: ['GET', 'POST'],
     url: '/sts/exchange',
     handler: async (req, reply) => {
-      const params = (req.method === 'GET' ? req.query : (req.body ?? {})) as QueryValues;
       const trace = traceContextOf(req.headers);
       // traced: a server span, and the issuer's attempts as client spans under it
       const traced = tracing?.httpRequest(req.method, '/sts/exchange', trace);
       let status = 500;
       try {
+        const params = exchangeParams(req.method === 'GET' ? req.query : req.body);
         const token = await exchangeToken(
           issuer,
           {
             method: req.method as 'GET' | 'POST',
-            params: { ...params },
+            params,
             authorization: callerAuthorization(req.headers.authorization),
             requestId: req.id,
             signal: lifecycle.requestSignal(reply.raw),

@@ -58,6 +58,21 @@ describe('token exchange through the proxy', () => {
     expect(wrongMethod.status).toBeLessThan(500);
   });
 
+  it('a JSON body whose parameter is not text is INVALID_ARGUMENT naming it, never a 500', async () => {
+    for (const [body, field] of [
+      [{ aud: 12, identity }, 'aud'],
+      [{ aud: ['x', { a: 1 }], identity }, 'aud'],
+      [{ aud: 'x', identity: null }, 'identity'],
+      [[1, 2], 'body'],
+    ] as const) {
+      const res = await call(env.proxy.url, 'POST', '/sts/exchange', { token: await issuer.mint({ sub: SUB }), body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations).toEqual([
+        { field, description: expect.any(String) },
+      ]);
+    }
+  });
+
   it('rewrites only audiences that name the proxy', () => {
     const s = { publicUrl: 'http://proxy:8080', v1Audience: 'https://v1.example' };
     expect(rewriteAudiences({ aud: 'http://proxy:8080/', identity: 'i' }, s)).toEqual({ aud: 'https://v1.example', identity: 'i' });
