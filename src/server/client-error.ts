@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiError, httpStatusOfEntry } from '../errors/error-registry.js';
 import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiError } from '../errors/api-error.js';
@@ -38,4 +39,20 @@ export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error 
     );
   }
   socket.destroy();
+}
+
+/**
+ * An HTTP/1.1 request without `Host` (which HTTP/1.1 requires): answered 400 in the one error shape
+ * and its connection closed, before any route sees it. Returns whether it was refused.
+ */
+export function refusedWithoutHost(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return false;
+  const body = JSON.stringify(renderError(apiError('MALFORMED_REQUEST', { reason: 'an HTTP/1.1 request needs a Host header' }), '/').body);
+  res.shouldKeepAlive = false;
+  res
+    .writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), [REQUEST_ID_HEADER]: randomUUID() })
+    .end(body);
+  // what the request still sends is not read
+  req.resume();
+  return true;
 }

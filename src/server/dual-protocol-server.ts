@@ -3,6 +3,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { Server, Socket } from 'node:net';
 import { opensHttp2 } from '../net/first-bytes.js';
+import { refusedWithoutHost } from './client-error.js';
 import type { Handler, OpenConnections } from './open-connections.js';
 
 // an answer without trailers has the rest of its request dropped this long after it finished
@@ -129,13 +130,10 @@ function http2Settings(opts: DualServerOptions): http2.ServerOptions {
  */
 export function dualProtocolServer(serve: Handler, opts: DualServerOptions, connections: OpenConnections): Server {
   const take = opts.takeRequest;
-  const handler = connections.counting(
-    take
-      ? (req, res) => {
-          if ('stream' in res || !take(req as http.IncomingMessage, res)) serve(req, res);
-        }
-      : serve,
-  );
+  const handler = connections.counting((req, res) => {
+    if ('stream' in res) serve(req, res);
+    else if (!refusedWithoutHost(req as http.IncomingMessage, res) && !take?.(req as http.IncomingMessage, res)) serve(req, res);
+  });
   if (opts.tls) {
     const secure = http2.createSecureServer(
       {
@@ -203,8 +201,15 @@ export function drainLimits(opts: Pick<DualServerOptions, 'bodyLimit' | 'request
 }
 
 /** The HTTP/1.1 timeouts, cleartext or over TLS; Node checks open requests against them every interval. */
-function http1Timeouts(opts: DualServerOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+function http1Timeouts(opts: DualServerOptions): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+  requireHostHeader: boolean;
+} {
   return {
+    // Node's own refusal of an HTTP/1.1 request without Host has no body: it is answered in the one shape instead
+    requireHostHeader: false,
     headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
     requestTimeout: opts.requestTimeoutMs,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(opts.headersTimeoutMs / 4))),

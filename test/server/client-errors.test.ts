@@ -77,6 +77,21 @@ describe('errors of the HTTP parser layer and slow clients', () => {
     }
   });
 
+  it('answers an HTTP/1.1 request without Host 400 in the one error shape and closes', async () => {
+    for (const request of [
+      'GET /iam/v2beta1/groups HTTP/1.1\r\nAuthorization: Bearer t\r\n\r\n',
+      'GET /iam/v1/groups HTTP/1.1\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\n\r\n',
+    ]) {
+      const res = await raw(proxy.url, [request]);
+      expect(res.status, request).toBe(400);
+      expect(res.body).toEqual(aipError(3, /^Invalid argument: malformed request: an HTTP\/1\.1 request needs a Host header$/, 'INVALID_ARGUMENT'));
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // nothing reached v1
+    expect(v1.requests.filter((r) => r.url.startsWith('/iam/v1/groups'))).toEqual([]);
+  });
+
   it('answers headers over 16 KiB with 431 in the one error shape', async () => {
     const res = await raw(proxy.url, [`GET /iam/v2beta1/groups HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`]);
     expect(res.status).toBe(431);
