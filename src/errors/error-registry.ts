@@ -45,6 +45,11 @@ export const ERRORS = {
     'Headers or body slower than HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS.',
     408,
   ),
+  DOT_SEGMENT: e(
+    GrpcCode.INVALID_ARGUMENT,
+    'the path {path} has a dot segment (. or ..); send it resolved',
+    'A v1 path with a `.` or `..` segment (plain or percent-encoded): refused, never passed on to v1.',
+  ),
   NO_ROUTE: e(GrpcCode.NOT_FOUND, 'no route for {method} {path}', 'No v2, v1 or admin path matches.'),
   METHOD_NOT_ALLOWED: e(GrpcCode.UNIMPLEMENTED, '{method} is not a method of {path}', 'The path exists but not with this method.'),
   METHOD_UNSUPPORTED: e(GrpcCode.UNIMPLEMENTED, '{reason}', 'The v2 operation exists but the resource mapping says why the proxy cannot serve it over v1.'),

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { AroundRequest } from '../exchange/around-request.js';
 import { answerHead, RequestCall } from '../exchange/request-call.js';
 import { type Dispatcher, errors } from 'undici';
+import { apiError } from '../errors/error-registry.js';
 import { renderError } from '../errors/render-error.js';
 import { ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -47,6 +48,31 @@ function messageHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
+// the proxy's own headers (an override and its secret, the side asked for) are never v1's business
+const OWN_HEADER = 'x-v2proxy-';
+
+/** A request's message headers as they go to v1: without the proxy's own, plus the request id. */
+function toV1Headers(headers: Record<string, string | string[] | undefined>, requestId: string): Record<string, string | string[]> {
+  const out = messageHeaders(headers);
+  for (const name in out) if (name.startsWith(OWN_HEADER)) delete out[name];
+  out[REQUEST_ID_HEADER] = requestId;
+  return out;
+}
+
+/**
+ * Whether a path has a `.` or `..` segment, plain or percent-encoded: v1 (or a hop before it) may
+ * resolve it to a path outside the v1 prefixes, so it is refused rather than passed on.
+ */
+export function hasDotSegment(url: string): boolean {
+  const path = url.split('?', 1)[0] as string;
+  for (const segment of path.split('/')) {
+    if (segment.length > 6 || segment === '') continue;
+    const plain = segment.replace(/%2e/gi, '.');
+    if (plain === '.' || plain === '..') return true;
+  }
+  return false;
+}
+
 /**
  * v1 paths go to the v1 backend unchanged (method, path, query, body, Authorization and the other
  * message headers, plus the request id) and come back unchanged (status, headers, body streamed),
@@ -66,8 +92,11 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
       const call = req.call as RequestCall;
       call.resource = 'v1';
       call.operation = operationOf(req.method);
-      const headers = messageHeaders(req.headers);
-      headers[REQUEST_ID_HEADER] = req.id;
+      if (hasDotSegment(req.url)) {
+        sendError(reply as unknown as ErrorReply, apiError('DOT_SEGMENT', { path: req.url.split('?', 1)[0] as string }));
+        return reply;
+      }
+      const headers = toV1Headers(req.headers, req.id);
       const traced = passthroughSpans(deps, req.method, req.url, req.headers);
       call.traced = traced?.traced;
       let answer: Dispatcher.ResponseData;
@@ -154,7 +183,8 @@ function underV1(url: string): boolean {
 export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   return (req, res) => {
     const { method, url, headers } = req;
-    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || req.httpVersionMajor !== 1 || !underV1(url)) return false;
+    // (a path with dot segments is refused by the routes)
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || req.httpVersionMajor !== 1 || !underV1(url) || hasDotSegment(url)) return false;
     const length = headers['content-length'];
     if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) return false;
     const call = new RequestCall('v1', requestIdOf(req));
@@ -166,8 +196,7 @@ export function v1Reads(deps: V1ReadsDeps): (req: http.IncomingMessage, res: htt
 }
 
 function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerResponse, url: string, method: 'GET' | 'HEAD', call: RequestCall): void {
-  const sent = messageHeaders(req.headers);
-  sent[REQUEST_ID_HEADER] = call.requestId;
+  const sent = toV1Headers(req.headers, call.requestId);
   const traced = passthroughSpans(deps, method, url, req.headers);
   const opts: Dispatcher.DispatchOptions & LifeOption = { method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null };
   if (traced) {

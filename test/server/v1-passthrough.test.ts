@@ -71,6 +71,56 @@ describe('v1 passthrough to a recording upstream (real sockets)', () => {
     }
   });
 
+  it('a path with a dot segment, plain or percent-encoded, is refused 400 by either path and never reaches v1', async () => {
+    for (const [method, path] of [
+      ['GET', '/iam/v1/../admin/rollout'],
+      ['GET', '/iam/v1/groups/%2e%2E/x?y=1'],
+      ['HEAD', '/registry/v1/./repos'],
+      ['POST', '/iam/v1/groups/.%2e/x'],
+    ] as const) {
+      const { hostname, port } = new URL(proxy.url);
+      // sent as written (fetch would resolve the dots first)
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`),
+        );
+        let text = '';
+        socket.on('data', (c: Buffer) => {
+          text += c.toString('utf8');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve({ status: Number(text.split(' ', 2)[1]), body: text.split('\r\n\r\n')[1] ?? '' }));
+      });
+      expect(answer.status, path).toBe(400);
+      if (method !== 'HEAD') expect(JSON.parse(answer.body)).toMatchObject({ code: 3, message: expect.stringMatching(/dot segment/) });
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("the proxy's own headers (x-v2proxy-*) are not passed on to v1, on either path", async () => {
+    for (const method of ['GET', 'POST']) {
+      upstream.requests.length = 0;
+      const res = await fetch(`${proxy.url}/iam/v1/groups`, {
+        method,
+        headers: {
+          authorization: 'Bearer t',
+          'x-v2proxy-override-secret': 'a-secret-of-the-operators',
+          'x-v2proxy-backend': 'native',
+          'x-other': 'kept',
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+      expect(res.status).toBe(200);
+      const seen = upstream.requests[0]?.headers ?? {};
+      expect(
+        Object.keys(seen).filter((h) => h.startsWith('x-v2proxy-')),
+        method,
+      ).toEqual([]);
+      expect(seen['x-other']).toBe('kept');
+    }
+  });
+
   it('only the three v1 prefixes pass through', async () => {
     const res = await call(proxy.url, 'GET', '/iam/v1beta/groups', { token: 't' });
     expect(res.status).toBe(404);
