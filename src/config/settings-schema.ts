@@ -162,6 +162,11 @@ export const ProxySettingsSchema = z.object({
     .describe(
       'YAML or JSON rollout file (routes to native v2, guard, kill switch), reloaded when it changes and on SIGHUP; unset: every v2 request translated',
     ),
+  ROLLOUT_FILE_MAX_BYTES: positiveInt(64 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe(
+      'the largest rollout file read, in bytes; only a regular file (after symlinks) is read, off the event loop and within 5 s: anything else (larger, a device, a FIFO, a directory, unreadable, slow) is refused by name and the last good configuration stays',
+    ),
   ROLLOUT_WEBHOOK_URL: httpUrl
     .optional()
     .describe("a JSON POST for each state change and step of a progressive route, retried with backoff (5 attempts), never on a request's path; unset: none"),

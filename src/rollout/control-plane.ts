@@ -4,7 +4,7 @@ import type { AuditTrail } from './audit-trail.js';
 import { type AuditRecord, type ControlDoc, EMPTY_DOC, type PendingApproval, parseControlDoc } from './control-document.js';
 import { type ControlEvent, reduceControl } from './control-reducer.js';
 import { type KnownRoutes, NO_ROLLOUT, parseRollout } from './rollout-config.js';
-import type { FileRead } from './rollout-file-source.js';
+import type { FileRead } from './rollout-file-check.js';
 import { type LocalSource, NO_HEAD, type RolloutSnapshot, snapshotOf } from './rollout-snapshot.js';
 
 /** A change the reducer refused: an unknown route, or a transition its state does not allow. */

@@ -25,9 +25,9 @@ export function durationMs(d: Duration): number {
   return m ? Number(m[1]) * (UNIT_MS[m[2] as string] as number) : Number.NaN;
 }
 
-/** An enum whose refusal names the value given: `"lst" is not one of list, get, …`. */
+/** An enum whose refusal says what it may be (`is not one of list, get, …`), never the value given: a refusal quotes nothing of the file. */
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: (issue) => `${JSON.stringify(issue.input) ?? String(issue.input)} is not one of ${values.join(', ')}` });
+  return z.enum(values, { error: `is not one of ${values.join(', ')}` });
 }
 
 const rate = z.number().min(0, { error: 'must be a share from 0 to 1' }).max(1, { error: 'must be a share from 0 to 1' });
@@ -165,6 +165,30 @@ export type KnownRoutes = ReadonlyMap<string, readonly Operation[]>;
 const pathText = (path: readonly PropertyKey[]) =>
   path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') || '(top level)';
 
+// a key shown in a refusal looks like a key of the file's own (a misspelt one); anything else is
+// content of whatever file was saved there, and is only counted
+const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const SHOWN_KEYS = 10;
+
+/** A schema's refusals, each by its path; an unknown key by its own path when it looks like a key, else only counted. */
+function issueTexts(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'unrecognized_keys') return [`${pathText(issue.path)}: ${issue.message}`];
+    const named = issue.keys.filter((k) => KEY_NAME.test(k));
+    const shown = named.slice(0, SHOWN_KEYS).map((k) => `${pathText([...issue.path, k])}: not a key of the rollout file`);
+    const rest = issue.keys.length - shown.length;
+    if (rest === 0) return shown;
+    return [...shown, `${pathText(issue.path)}: ${rest}${shown.length > 0 ? ' more' : ''} unknown key${rest === 1 ? '' : 's'}`];
+  });
+}
+
+/** A YAML refusal by its kind and place, never the line it quotes. */
+function yamlProblem(err: unknown): string {
+  const e = err as { code?: unknown; name?: unknown; linePos?: { line: number; col: number }[] };
+  const where = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+  return `${typeof e.code === 'string' ? e.code : `unreadable (${String(e.name)})`}${where}`;
+}
+
 /**
  * Routes naming a resource or an operation that does not exist: each named, with what does. (A route
  * that names no operations means all the resource has.)
@@ -176,7 +200,7 @@ function unknownRoutes(config: RolloutConfig, raw: unknown, known: KnownRoutes):
     if (route.resource === '*') return;
     const operations = known.get(route.resource);
     if (!operations) {
-      problems.push(`routes[${i}].resource: unknown resource "${route.resource}"; known: ${[...known.keys()].sort().join(', ')}`);
+      problems.push(`routes[${i}].resource: not a known resource; known: ${[...known.keys()].sort().join(', ')}`);
       return;
     }
     if (!given(i)) return;
@@ -235,12 +259,12 @@ export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
   try {
     raw = parseYaml(text, { maxAliasCount: 100 });
   } catch (err) {
-    return { ok: false, error: `not YAML or JSON: ${(err as Error).message.split('\n', 1)[0]}` };
+    return { ok: false, error: `not YAML or JSON: ${yamlProblem(err)}` };
   }
   try {
     const result = RolloutSchema.safeParse(raw ?? {});
     if (!result.success) {
-      return { ok: false, error: result.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`).join('; ') };
+      return { ok: false, error: issueTexts(result.error.issues).join('; ') };
     }
     const unknown = [
       ...scheduleProblems((raw ?? {}) as Record<string, unknown>, result.data),
@@ -251,6 +275,6 @@ export function parseRollout(text: string, known?: KnownRoutes): RolloutParse {
     return { ok: true, config: result.data };
   } catch (err) {
     // a check that throws on a value it was not written for refuses the file; it never stops the process
-    return { ok: false, error: `cannot be read: ${(err as Error).message.split('\n', 1)[0]}` };
+    return { ok: false, error: `cannot be read: ${(err as Error).name}` };
   }
 }

@@ -1,30 +1,9 @@
-import { createHash } from 'node:crypto';
-import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { type KnownRoutes, parseRollout, type RolloutConfig } from './rollout-config.js';
-
-export type FileRead = { ok: true; config: RolloutConfig; text: string; digest: string } | { ok: false; error: string };
 
 /** A rollout file that cannot be used at start: the process does not start on it. */
 export class RolloutFileError extends Error {
   override readonly name = 'RolloutFileError';
-}
-
-/** The first 16 hex digits of a configuration's SHA-256: how replicas tell configurations apart. */
-export function configDigest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-/** Reads and checks a rollout file whole; never throws (every problem is in `error`, one line, each by its path). */
-export function readRolloutFile(file: string, known: KnownRoutes | undefined): FileRead {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { ok: false, error: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
-  }
-  const parsed = parseRollout(text, known);
-  return parsed.ok ? { ok: true, config: parsed.config, text, digest: configDigest(text) } : { ok: false, error: `${file}: ${parsed.error}` };
 }
 
 /**

@@ -16,7 +16,9 @@ import { GuardAccountant } from './guard-accountant.js';
 import { OverrideSecret } from './override-secret.js';
 import { ProgressRunner } from './progress-runner.js';
 import type { KnownRoutes } from './rollout-config.js';
-import { type FileRead, readRolloutFile, RolloutFileError, watchRolloutFile } from './rollout-file-source.js';
+import type { FileRead } from './rollout-file-check.js';
+import { DEFAULT_FILE_BOUNDS, RolloutFileReader } from './rollout-file-reader.js';
+import { RolloutFileError, watchRolloutFile } from './rollout-file-source.js';
 import type { RolloutSnapshot, RouteSnapshot } from './rollout-snapshot.js';
 import { FleetTraffic, type TrafficRow } from './fleet-traffic.js';
 import { rolloutStatus } from './rollout-status.js';
@@ -46,6 +48,8 @@ export interface RolloutOptions {
   file: string | undefined;
   /** the file as read already (its check at start) */
   first?: FileRead | undefined;
+  /** what reads the file (default: a reader of its own, with the default bounds, closed by `stop`) */
+  reader?: RolloutFileReader | undefined;
   known: KnownRoutes;
   nativeBackend: string | undefined;
   overrideSecret: string | undefined;
@@ -86,8 +90,13 @@ function logLine(r: AuditRecord): { level: 'info' | 'error'; text: string } {
  */
 export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
   const { events, now } = opts;
-  const first = opts.first ?? (opts.file ? readRolloutFile(opts.file, opts.known) : undefined);
-  if (first && !first.ok) throw new RolloutFileError(first.error);
+  const ownReader = opts.reader ? undefined : new RolloutFileReader(DEFAULT_FILE_BOUNDS);
+  const reader = opts.reader ?? (ownReader as RolloutFileReader);
+  const first = opts.first ?? (opts.file ? await reader.read(opts.file, opts.known) : undefined);
+  if (first && !first.ok) {
+    await ownReader?.close();
+    throw new RolloutFileError(first.error);
+  }
   const fleet = opts.fleet;
   const store = fleet ? new RedisControlStore(fleet.redis, CONTROL_TOPIC) : new MemoryControlStore();
   const trail = new AuditTrail(store);
@@ -186,7 +195,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
   let unwatch: (() => void) | undefined;
   const reload = async (actor: string): Promise<{ ok: true } | { ok: false; error: string }> => {
     if (!opts.file) return { ok: true };
-    const read: FileRead = readRolloutFile(opts.file, opts.known);
+    const read: FileRead = await reader.read(opts.file, opts.known);
     if (!read.ok) {
       await control.fileRead(read, actor);
       events.reload('error');
@@ -237,6 +246,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
       guard.stop();
       runner.stop();
       fleetTraffic.stop();
+      void ownReader?.close();
     },
   };
 }

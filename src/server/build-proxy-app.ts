@@ -27,7 +27,8 @@ import { V1Probe } from '../upstream/v1-probe.js';
 import { shownUrl } from '../net/shown-url.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { AdminOperators } from '../auth/admin-operators.js';
-import { readRolloutFile, RolloutFileError } from '../rollout/rollout-file-source.js';
+import { DEFAULT_FILE_BOUNDS, RolloutFileReader } from '../rollout/rollout-file-reader.js';
+import { RolloutFileError } from '../rollout/rollout-file-source.js';
 import { rolledBackAt } from '../rollout/rollout-snapshot.js';
 import { drifted } from '../rollout/rollout-status.js';
 import { startRollout } from '../rollout/start-rollout.js';
@@ -140,9 +141,16 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const calls = new FastifyRequestCalls();
   const resources = opts.resources ?? loadMappings();
   const known = new Map(resources.map((r) => [r.mapping.resource, r.mapping.v2.operations]));
-  // the rollout file first: a process never starts on one that is missing or invalid
-  const firstRollout = settings.rolloutFile ? readRolloutFile(settings.rolloutFile, known) : undefined;
-  if (firstRollout && !firstRollout.ok) throw new RolloutFileError(firstRollout.error);
+  // the rollout file first: a process never starts on one that is missing or invalid (read off the
+  // event loop, bounded: whatever is saved there cannot hurt the process)
+  const rolloutFiles = settings.rolloutFile
+    ? new RolloutFileReader({ maxBytes: settings.rolloutFileMaxBytes, timeoutMs: DEFAULT_FILE_BOUNDS.timeoutMs })
+    : undefined;
+  const firstRollout = settings.rolloutFile ? await rolloutFiles?.read(settings.rolloutFile, known) : undefined;
+  if (firstRollout && !firstRollout.ok) {
+    await rolloutFiles?.close();
+    throw new RolloutFileError(firstRollout.error);
+  }
   const operators = AdminOperators.from(settings);
   if (!operators.ok) throw new Error(operators.error);
   const app = Fastify({
@@ -289,8 +297,10 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const rollout = await startRollout({
     file: settings.rolloutFile,
     first: firstRollout,
+    reader: rolloutFiles,
     known,
-    nativeBackend: settings.v2BaseUrl,
+    // as every URL the proxy shows: without credentials, query or fragment
+    nativeBackend: settings.v2BaseUrl === undefined ? undefined : shownUrl(settings.v2BaseUrl),
     overrideSecret: settings.rolloutOverrideSecret,
     now,
     fleet: redis && channel ? { redis, channel, holder: self.id } : undefined,
@@ -475,6 +485,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   // after the last connection: shadows finish (or stop at the drain's deadline), then what they use closes
   app.addHook('onClose', async () => {
     rollout.stop();
+    await rolloutFiles?.close();
     await webhook?.close(1_000);
     await shadow?.idle();
     await verifier?.idle();

@@ -30,8 +30,14 @@ describe('the admin surface', () => {
 
   describe('on the API port (no ADMIN_PORT)', () => {
     let proxy: RunningProxy;
+    const logs = new LogCapture();
+    // a native backend URL with credentials, a query and a fragment: none of them is ever shown
+    const credentialed = () => {
+      const u = new URL(h.v2url);
+      return `http://native-user:native-password@${u.host}${u.pathname.replace(/\/$/, '')}?api_key=query-secret#fragment-secret`;
+    };
     beforeAll(async () => {
-      proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKENS: OPERATORS });
+      proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: credentialed(), ROLLOUT_FILE: file, ADMIN_TOKENS: OPERATORS, LOG_LEVEL: 'info' }, logs);
     });
     afterAll(async () => {
       await proxy?.close();
@@ -56,6 +62,21 @@ describe('the admin surface', () => {
       const write = await call(proxy.url, 'POST', `/iam/v1/groups/${A}`, { token: TOKENS.alice, body: { name: 'passed-through' } });
       expect(native.headers.get('x-v2proxy-backend')).toBe('native');
       for (const res of [v1, native, write]) expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    it("the native backend's URL is shown without its credentials, query or fragment: status, console, banner, logs, metrics", async () => {
+      const status = await call(proxy.url, 'GET', '/admin/rollout', { token: TOKEN.val });
+      expect(status.body.nativeBackend).toBe(`http://${new URL(h.v2url).host}`);
+      const text = async (path: string) => JSON.stringify((await call(proxy.url, 'GET', path, { token: TOKEN.val })).body);
+      const shown = [
+        JSON.stringify(status.body),
+        await text('/admin'),
+        await text('/admin/fleet'),
+        await text('/metrics'),
+        serveBanner(proxy).join('\n'),
+        logs.text,
+      ].join('\n');
+      for (const secret of ['native-user', 'native-password', 'query-secret', 'fragment-secret']) expect(shown).not.toContain(secret);
     });
 
     it('a single replica keeps its audit trail in memory; the console shows it, and each role only the buttons it may use', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuditTrail } from '../../src/rollout/audit-trail.js';
 import { ControlPlane } from '../../src/rollout/control-plane.js';
 import type { KnownRoutes, Operation } from '../../src/rollout/rollout-config.js';
-import { configDigest, type FileRead } from '../../src/rollout/rollout-file-source.js';
+import { configDigest, type FileRead } from '../../src/rollout/rollout-file-check.js';
 import { parseRollout } from '../../src/rollout/rollout-config.js';
 import type { ControlStore } from '../../src/stores/control-store.js';
 import { MemoryControlStore } from '../../src/stores/memory-control-store.js';
@@ -39,7 +39,7 @@ describe('a replica and the fleet configuration it cannot use', () => {
     for (let n = 0; n < 2; n += 1) b.apply(await store.read());
     expect(b.snapshot.config.routes.map((r) => r.resource)).toEqual(['groups']);
     expect(b.snapshot.local.refused).toMatch(
-      /^the fleet's configuration [0-9a-f]{16} is refused here, the last good one stays in force: routes\[0\]\.resource: unknown resource "tags"/,
+      /^the fleet's configuration [0-9a-f]{16} is refused here, the last good one stays in force: routes\[0\]\.resource: not a known resource/,
     );
     expect(said).toHaveLength(1);
     // a configuration it can read again: followed, and nothing refused any more

@@ -11,7 +11,7 @@ import { decideBackend } from '../../src/rollout/decide-backend.js';
 import { emptyTally, tallyCounts } from '../../src/rollout/interval-tally.js';
 import { OverrideSecret } from '../../src/rollout/override-secret.js';
 import { NO_ROLLOUT, parseRollout, type RolloutConfig } from '../../src/rollout/rollout-config.js';
-import { configDigest } from '../../src/rollout/rollout-file-source.js';
+import { configDigest } from '../../src/rollout/rollout-file-check.js';
 import { firstSnapshot, type RolloutSnapshot } from '../../src/rollout/rollout-snapshot.js';
 import { afterInterval, PROGRESS_ACTIONS, shareOf } from '../../src/rollout/route-progress.js';
 import { MemoryControlStore } from '../../src/stores/memory-control-store.js';

@@ -52,7 +52,7 @@ describe('rollout file', () => {
     expect(parseRollout('routes:\n  - resource: grups\n  - resource: groupInvites\n    operations: [list, update]\n  - resource: "*"\n', known)).toEqual({
       ok: false,
       error:
-        'routes[0].resource: unknown resource "grups"; known: groupInvites, groups; routes[1].operations: groupInvites has no update; it has list, get, create, delete',
+        'routes[0].resource: not a known resource; known: groupInvites, groups; routes[1].operations: groupInvites has no update; it has list, get, create, delete',
     });
     expect(parseRollout('routes:\n  - resource: groups\n    operations: [list]\n', known)).toMatchObject({ ok: true });
   });
@@ -61,10 +61,10 @@ describe('rollout file', () => {
     expect(parseRollout('routes:\n  - resource: groups\n    native: 130\n')).toEqual({ ok: false, error: 'routes[0].native: must be at most 100' });
     expect(parseRollout('routes:\n  - resource: groups\n    operations: [list, patch]\n')).toEqual({
       ok: false,
-      error: 'routes[0].operations[1]: "patch" is not one of list, get, create, update, delete',
+      error: 'routes[0].operations[1]: is not one of list, get, create, update, delete',
     });
     expect(parseRollout('stickyBy: cookie')).toEqual({ ok: false, error: 'stickyBy: must be subject, token or header:<name>' });
-    expect(parseRollout('killswitch: true')).toMatchObject({ ok: false, error: expect.stringMatching(/^\(top level\): .*killswitch/) });
+    expect(parseRollout('killswitch: true')).toEqual({ ok: false, error: 'killswitch: not a key of the rollout file' });
     expect(parseRollout('routes: [')).toMatchObject({ ok: false, error: expect.stringMatching(/^not YAML or JSON: /) });
     expect(parseRollout('- 1\n- 2')).toMatchObject({ ok: false, error: expect.stringMatching(/^\(top level\): /) });
   });
