@@ -149,6 +149,11 @@ export const ProxySettingsSchema = z.object({
     .describe(
       'a Redis command not answered within this time, in milliseconds, fails the request that needs it with 503 code 14 (retryable); while Redis is unreachable such requests fail at once, except a read of synthesized times, which waits this long for the connection to come back (and is served the times this replica last had, where it has them all)',
     ),
+  REDIS_LEASE_MS: positiveInt(600_000)
+    .default(5_000)
+    .describe(
+      "how long a write lock or an Idempotency-Key claim on Redis lasts unless its holder renews it (it does, a third of the way through), in milliseconds: after a replica dies or a Redis stall, a resource's next write waits at most this long",
+    ),
   V2_BASE_URL: httpUrl
     .optional()
     .describe("the native v2 backend a rollout sends traffic to (`demo`: the emulator's native surface; unset: no native backend, everything translated)"),

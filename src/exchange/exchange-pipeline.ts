@@ -8,6 +8,8 @@ import type { WriteVerifier } from '../shadow/write-verifier.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { JsonText } from '../json/json-text.js';
 import { VerifiedWrites } from './verified-writes.js';
+import { type KeyedCreateDeps, keyedCreate } from './keyed-create.js';
+import { findV1 } from '../operations/v1-records.js';
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
@@ -37,6 +39,8 @@ export interface Door<W, N> {
   readonly protocol: Protocol;
   native(ex: Exchange<W>, origin: RequestOrigin): Promise<N>;
   nativeFailed(answer: N): boolean;
+  /** a native create's answer as the created resource in v2 JSON (undefined: it created nothing) */
+  created(ex: Exchange<W>, answer: N): Json | undefined;
   comparable(ex: Exchange<W>, answer: Served<N> | ApiError): ComparedAnswer;
 }
 
@@ -96,9 +100,12 @@ export class ExchangePipeline {
   private readonly random: () => number;
   private readonly writes: VerifiedWrites;
 
+  private readonly keyed: KeyedCreateDeps;
+
   constructor(private readonly deps: PipelineDeps) {
     this.random = deps.random ?? Math.random;
     this.writes = new VerifiedWrites({ ...deps, random: this.random });
+    this.keyed = { store: deps.services.idempotency, visible: (ex, side, uid) => this.visible(ex, side, uid), warn: deps.services.warn };
   }
 
   /**
@@ -156,16 +163,54 @@ export class ExchangePipeline {
     call.side = ex.side;
     this.planShadow(ex, token !== undefined);
     if (this.writes.planned(ex.operation)) await this.writes.plan(ex);
+    // a keyed create is claimed whichever side serves it: one create for one key, on either side
+    if (ex.operation === 'create' && ex.idempotencyKey !== undefined && ex.origin.authorization !== undefined) {
+      const made = await keyedCreate(ex, this.keyed, async () => {
+        const served = await this.serveOn(ex, door);
+        return { served, created: served.side === 'native' ? door.created(ex, served.value) : (served.value as Json) };
+      });
+      if (!('replayed' in made)) return made;
+      // answered from the record: no side served it now, so it is nobody's evidence and no write to verify
+      ex.side = made.side;
+      call.side = made.side;
+      call.decision = { ...decision, evidence: false };
+      ex.verify = undefined;
+      return { side: 'translate', value: made.replayed };
+    }
+    return this.serveOn(ex, door);
+  }
+
+  /** Serves the exchange on the side decided. */
+  private async serveOn<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
     if (ex.side === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
+    const { rollout } = this.deps;
     let answer: N;
     try {
       answer = await door.native(ex, ex.origin);
     } catch (err) {
-      rollout.native(decision, true);
+      rollout.native(ex.decision, true);
       throw err;
     }
-    rollout.native(decision, door.nativeFailed(answer));
+    rollout.native(ex.decision, door.nativeFailed(answer));
     return { side: 'native', value: answer };
+  }
+
+  /** Whether the caller of `ex` sees the resource `uid` on `side` (a keyed create's retry with another token). */
+  private async visible(ex: Exchange, side: Side, uid: string): Promise<boolean> {
+    if (side === 'translate') {
+      const ctx = operationContext(this.deps.services, ex.resource, this.deps.v1, ex.origin);
+      return (await findV1(ctx, uid)) !== undefined;
+    }
+    const native = this.deps.nativeReads;
+    if (!native) return false;
+    const answer = await native.forward({
+      ...ex.origin,
+      method: 'GET',
+      url: `${ex.resource.prefix}/${ex.resource.segment}/${encodeURIComponent(uid)}`,
+      contentType: undefined,
+      body: undefined,
+    });
+    return answer.status === 200;
   }
 
   /**

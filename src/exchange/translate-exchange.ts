@@ -2,11 +2,9 @@ import { apiError } from '../errors/error-registry.js';
 import { requireUid } from '../errors/require-uid.js';
 import type { Json } from '../json/json-path.js';
 import type { JsonText } from '../json/json-text.js';
-import { canonicalJson } from '../json/canonical-json.js';
 import { createResource } from '../operations/create-resource.js';
 import { deleteResource } from '../operations/delete-resource.js';
 import { getResource } from '../operations/get-resource.js';
-import { idempotentCreate } from '../operations/idempotent-create.js';
 import { listResource } from '../operations/list-resource.js';
 import type { OperationContext } from '../operations/operation-context.js';
 import { updateResource } from '../operations/update-resource.js';
@@ -21,10 +19,8 @@ const OPERATIONS: Record<Operation, Translate> = {
   list: (ctx, ex) => listResource(ctx, ex.input.query),
   create: (ctx, ex) => {
     const { uid, uidField, body } = ex.input;
-    const parent = uid === '' && ctx.resource.mapping.rootParent ? '' : requireUid(uid, uidField);
-    // the same create through either door: resource, parent and the body's canonical text
-    const request = `${ctx.resource.mapping.resource}\0${parent}\0${canonicalJson(body)}`;
-    return idempotentCreate(ctx, ex.idempotencyKey, request, () => createResource(ctx, parent, body));
+    // (a create with an Idempotency-Key is claimed by the pipeline, whichever side serves it)
+    return createResource(ctx, uid === '' && ctx.resource.mapping.rootParent ? '' : requireUid(uid, uidField), body);
   },
   update: (ctx, ex) => updateResource(ctx, requireUid(ex.input.uid, ex.input.uidField), ex.input.body, ex.input.query),
   delete: (ctx, ex) => deleteResource(ctx, requireUid(ex.input.uid, ex.input.uidField)),

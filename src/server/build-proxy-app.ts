@@ -548,8 +548,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   });
   const services: AppServices = {
     lists,
-    locks: redis ? new RedisWriteLock(redis, { leaseMs: Math.max(5_000, 3 * settings.v1TimeoutMs), waitMs: 30_000 }) : new KeyedLock(),
-    idempotency: redis ? new RedisIdempotency(redis) : new MemoryIdempotency(100_000, opts.now),
+    locks: redis ? new RedisWriteLock(redis, { leaseMs: settings.redisLeaseMs, waitMs: 30_000 }) : new KeyedLock(),
+    idempotency: redis ? new RedisIdempotency(redis, settings.redisLeaseMs) : new MemoryIdempotency(100_000, opts.now),
     resources: new Map(resources.map((r) => [r.mapping.resource, r])),
     lookups: new LookupCache({ ttlMs: settings.lookupCacheTtlMs, maxEntries: 100_000 }),
     meta,

@@ -125,6 +125,7 @@ function grpcDoor(native: NativeGrpcClient | undefined): Door<GrpcWire, NativeGr
     protocol: 'grpc',
     native: (ex, origin) => (native as NativeGrpcClient).call(ex.wire.method, ex.wire.message, origin),
     nativeFailed: (answer) => NativeGrpcClient.failed(answer),
+    created: (ex, answer) => (answer.error ? undefined : (toJson(ex.wire.method.output, answer.message) as Json)),
     comparable: comparableGrpc,
   };
 }

@@ -6,6 +6,7 @@ import { renderError } from '../errors/render-error.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { RequestCall } from '../exchange/request-call.js';
 import type { Door, ExchangePipeline, Served } from '../exchange/exchange-pipeline.js';
+import { isObject } from '../json/json-path.js';
 import { JsonText, jsonTextOf } from '../json/json-text.js';
 import { receivedText } from '../json/received-text.js';
 import { pageTokenParam } from '../list/page-params.js';
@@ -58,6 +59,11 @@ function restDoor(native: NativeV2Client | undefined): Door<RestWire, NativeAnsw
       });
     },
     nativeFailed: (answer) => answer.status >= 500,
+    created: (_ex, answer) => {
+      if (answer.status < 200 || answer.status > 299) return undefined;
+      const body = answerBody(answer.body.toString('utf8'));
+      return isObject(body) ? body : undefined;
+    },
     comparable: (ex, answer) => comparableRest(ex, answer),
   };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Claim, IdempotencyStore } from './idempotency-store.js';
+import type { Claim, IdempotencyRecord, IdempotencyStore, RecordSide } from './idempotency-store.js';
 import { onRedis } from './state-store-error.js';
 
 // one round trip, atomic: claim if free (with its owner), else say what holds the key
@@ -11,46 +11,69 @@ if not v then
 end
 local e = cjson.decode(v)
 if e.r ~= ARGV[1] then return {'mismatch'} end
-if e.a then return {'done', e.a, e.b or ''} end
+if e.a then return {'done', e.a, e.b or '', e.s or ''} end
 return {'busy'}`;
 
-// what completing and releasing both start with: a claim that lapsed and is another's (or gone,
-// or answered already) is left alone; ARGV[1] is the owner
+// what renewing and releasing start with: a claim that lapsed and is another's (or gone, or
+// answered already) is left alone; ARGV[1] is the owner
 const OWNED = `
 local v = redis.call('GET', KEYS[1])
 if not v then return 0 end
 local e = cjson.decode(v)
 if e.o ~= ARGV[1] or e.a then return 0 end`;
 
-// the owner's claim becomes its answer
-const COMPLETE = `${OWNED}
-redis.call('SET', KEYS[1], cjson.encode({r = ARGV[2], a = ARGV[3], b = ARGV[4]}), 'PX', ARGV[5])
+// the owner's claim becomes its answer; a claim that lapsed with nobody else's since is answered
+// too (the create happened); another request's claim is left alone
+const COMPLETE = `
+local v = redis.call('GET', KEYS[1])
+if v then
+  local e = cjson.decode(v)
+  if e.o ~= ARGV[1] or e.a then return 0 end
+end
+redis.call('SET', KEYS[1], cjson.encode({r = ARGV[2], a = ARGV[3], b = ARGV[4], s = ARGV[6]}), 'PX', ARGV[5])
 return 1`;
+
+const RENEW = `${OWNED}
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 
 // the owner's claim is dropped
 const RELEASE = `${OWNED}
 return redis.call('DEL', KEYS[1])`;
 
-/** Idempotency records on Redis, shared by the replicas: each step is one atomic script; Redis failing is STATE_STORE_UNAVAILABLE. */
+/**
+ * Idempotency records on Redis, shared by the replicas: each step is one atomic script; Redis
+ * failing is STATE_STORE_UNAVAILABLE. A claim whose answer did not come is released right behind
+ * it on the same connection: if Redis ran it (late, after a stall), it runs the release next.
+ */
 export class RedisIdempotency implements IdempotencyStore {
   constructor(
     private readonly redis: Redis,
+    readonly leaseMs = 5_000,
     private readonly prefix = 'v2proxy:idem:',
   ) {}
 
-  async claim(key: string, request: string, owner: string, pendingMs: number): Promise<Claim> {
-    const [state, answer, by] = (await onRedis(() => this.redis.eval(CLAIM, 1, this.prefix + key, request, owner, pendingMs))) as [
-      string,
-      string | undefined,
-      string | undefined,
-    ];
+  async claim(key: string, request: string, owner: string, leaseMs: number): Promise<Claim> {
+    let answer: [string, string | undefined, string | undefined, string | undefined];
+    try {
+      answer = (await this.redis.eval(CLAIM, 1, this.prefix + key, request, owner, leaseMs)) as typeof answer;
+    } catch (err) {
+      void this.redis.eval(RELEASE, 1, this.prefix + key, owner).catch(() => undefined);
+      return onRedis(() => Promise.reject(err));
+    }
+    const [state, text, by, side] = answer;
     // (a record from before owners were kept has no fingerprint: '' reads as unknown)
-    if (state === 'done') return { state, answer: answer ?? '', by: by === '' ? undefined : by };
+    if (state === 'done') return { state, answer: text ?? '', by: by === '' ? undefined : by, side: side === '' ? undefined : (side as RecordSide) };
     return { state: state as 'owner' | 'busy' | 'mismatch' };
   }
 
-  async complete(key: string, owner: string, record: { request: string; answer: string; by: string }, ttlMs: number): Promise<boolean> {
-    const done = await onRedis(() => this.redis.eval(COMPLETE, 1, this.prefix + key, owner, record.request, record.answer, record.by, ttlMs));
+  async renew(key: string, owner: string, leaseMs: number): Promise<void> {
+    await onRedis(() => this.redis.eval(RENEW, 1, this.prefix + key, owner, leaseMs));
+  }
+
+  async complete(key: string, owner: string, record: IdempotencyRecord, ttlMs: number): Promise<boolean> {
+    const done = await onRedis(() =>
+      this.redis.eval(COMPLETE, 1, this.prefix + key, owner, record.request, record.answer, record.by, ttlMs, record.side ?? ''),
+    );
     return done === 1;
   }
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_TTL_MS } from '../../src/operations/idempotent-create.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/exchange/keyed-create.js';
 import type { IdempotencyStore } from '../../src/stores/idempotency-store.js';
 import { MemoryIdempotency } from '../../src/stores/memory-idempotency.js';
 import { RedisIdempotency } from '../../src/stores/redis-idempotency.js';
