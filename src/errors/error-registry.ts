@@ -118,7 +118,12 @@ export const ERRORS = {
   STATE_STORE_UNAVAILABLE: e(
     GrpcCode.UNAVAILABLE,
     'the shared state store (Redis) does not answer ({reason}); retry',
-    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis, an admin change of the fleet: the kill switch, a route command, publishing a reload); a write answered so was not applied, an admin change answered so is in force nowhere. Also `/readyz` while Redis is unreachable.',
+    'Redis is down, or slower than REDIS_TIMEOUT_MS, for a request that needs it (a write lock, an Idempotency-Key, times with META_STORE=redis, an admin command that changes the fleet: the kill switch, a route command, a reload, a diff reset); what was answered so did not apply and never will: retry it. Also `/readyz` while Redis is unreachable.',
+  ),
+  COMMAND_OUTCOME_UNKNOWN: e(
+    GrpcCode.DEADLINE_EXCEEDED,
+    'Redis did not say in time whether the change applied; it cannot apply after {until}: read the state (GET /admin/rollout), or repeat the command with the same Idempotency-Key to get its outcome',
+    'An admin command whose write Redis took but did not answer (it stalled or dropped the connection right then), and would not tell for 5 s after: the write is fenced, so it applied before the time named or never.',
   ),
   // the request's own life
   REQUEST_CANCELLED: e(
@@ -160,6 +165,11 @@ export const ERRORS = {
     'A POST to /admin/* whose Origin (or Sec-Fetch-Site) says another site sent it: a cross-site request forgery is refused.',
   ),
   ROLLOUT_ROUTE_NOT_FOUND: e(GrpcCode.NOT_FOUND, '{reason}', 'A progressive rollout command names a route the rollout file does not have.'),
+  CONTROL_STATE_CHANGED: e(
+    GrpcCode.ABORTED,
+    'the control state changed since it was read: {reason}; read it again and decide on the new state',
+    "An admin command whose If-Match (the status's controlVersion) or fromStep names a state that is gone: nothing applied; the current version and the route's state are in the ErrorInfo.",
+  ),
   ROLLOUT_TRANSITION_REFUSED: e(
     GrpcCode.FAILED_PRECONDITION,
     'the route cannot {action} now: {reason}',

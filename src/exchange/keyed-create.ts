@@ -13,6 +13,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const WAIT_MS = 30_000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
+/** An `Idempotency-Key` header as given (a create's, an admin command's): one of 1 to 255 visible ASCII characters, else INVALID_ARGUMENT naming it. */
+export function idempotencyKeyOf(value: string | string[] | undefined): string {
+  if (typeof value !== 'string' || !KEY_FORMAT.test(value)) {
+    throw invalidFields([{ field: 'Idempotency-Key', description: 'must be one header of 1 to 255 visible ASCII characters' }]);
+  }
+  return value;
+}
+
 /** What a keyed create served: its answer, and the created resource as v2 JSON when it was created (none: an error answer). */
 export interface CreateServed<T> {
   served: T;
@@ -41,10 +49,7 @@ export interface Replayed {
  * is a lease its owner renews while the create runs.
  */
 export async function keyedCreate<T>(ex: Exchange, deps: KeyedCreateDeps, create: () => Promise<CreateServed<T>>): Promise<T | Replayed> {
-  const key = ex.idempotencyKey;
-  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-    throw invalidFields([{ field: 'Idempotency-Key', description: 'must be one header of 1 to 255 visible ASCII characters' }]);
-  }
+  const key = idempotencyKeyOf(ex.idempotencyKey);
   const { store } = deps;
   const resource = ex.resource.mapping.resource;
   const id = createHash('sha256')

@@ -49,9 +49,17 @@ export interface ControlDoc {
   rollbacks: Readonly<Record<string, Rollback>>;
   progress: Readonly<Record<string, RouteProgress>>;
   approvals: Readonly<Record<string, PendingApproval>>;
+  /** the diff report's last reset by an operator: every replica's report begins again from it */
+  diffReset: DiffReset | null;
 }
 
-export const EMPTY_DOC: ControlDoc = { config: null, kill: null, rollbacks: {}, progress: {}, approvals: {} };
+/** When an operator reset the diff report, and who. */
+export interface DiffReset {
+  at: number;
+  actor: string;
+}
+
+export const EMPTY_DOC: ControlDoc = { config: null, kill: null, rollbacks: {}, progress: {}, approvals: {}, diffReset: null };
 
 const record = (v: unknown): Record<string, never> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, never>) : {});
 
@@ -65,12 +73,14 @@ export function parseControlDoc(text: string): ControlDoc {
   }
   const config = record(raw.config);
   const kill = record(raw.kill);
+  const reset = record(raw.diffReset);
   return {
     config: typeof config.text === 'string' && typeof config.digest === 'string' ? (config as unknown as PublishedConfig) : null,
     kill: typeof kill.on === 'boolean' ? (kill as unknown as KillState) : null,
     rollbacks: record(raw.rollbacks),
     progress: record(raw.progress),
     approvals: record(raw.approvals),
+    diffReset: typeof reset.at === 'number' && typeof reset.actor === 'string' ? (reset as unknown as DiffReset) : null,
   };
 }
 

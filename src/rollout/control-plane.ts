@@ -1,22 +1,60 @@
 import { randomBytes } from 'node:crypto';
-import { type ControlHead, type ControlStore, type StoredControl, shouldReseed } from '../stores/control-store.js';
+import { type CommandMark, type ControlHead, type ControlStore, type StoredControl, shouldReseed } from '../stores/control-store.js';
 import type { AuditTrail } from './audit-trail.js';
-import { type AuditRecord, type ControlDoc, EMPTY_DOC, type PendingApproval, parseControlDoc } from './control-document.js';
+import { type AuditRecord, type ControlDoc, EMPTY_DOC, parseControlDoc } from './control-document.js';
 import { type ControlEvent, reduceControl } from './control-reducer.js';
 import { type KnownRoutes, NO_ROLLOUT, parseRollout } from './rollout-config.js';
 import type { FileRead } from './rollout-file-check.js';
 import { type LocalSource, NO_HEAD, type RolloutSnapshot, snapshotOf } from './rollout-snapshot.js';
 
-/** A change the reducer refused: an unknown route, or a transition its state does not allow. */
+/**
+ * A change refused: an unknown route, a transition its state does not allow, a state that is not
+ * the one the command was decided on (`stale`), or a command key used before for another command.
+ */
 export class ControlRefusedError extends Error {
   override readonly name = 'ControlRefusedError';
   constructor(
-    readonly kind: 'unknown-route' | 'refused',
+    readonly kind: 'unknown-route' | 'refused' | 'stale' | 'key-reused' | 'file-refused',
     message: string,
   ) {
     super(message);
   }
 }
+
+/** The version of a control state as the status shows it and `If-Match` names it: `<epoch>.<version>` ('0' before the first). */
+export function controlVersion(head: ControlHead): string {
+  return head.epoch === '' ? '0' : `${head.epoch}.${head.version}`;
+}
+
+/** An operator's command: its id (from its Idempotency-Key, or random) and what it asked, for a repeat with the key. */
+export interface Command {
+  id: string;
+  /** the request's hash: the same key with another request is refused */
+  fingerprint: string;
+  /** whether it carries a key (a repeat can find it) */
+  keyed: boolean;
+}
+
+/** How a change is asked for: by whom (an operator's command), on which state (`If-Match`). */
+export interface ChangeOptions {
+  command?: Command | undefined;
+  /** the control version the command was decided on: any other answers `stale` */
+  ifMatch?: string | undefined;
+}
+
+/** What a command did, as its record keeps it for a repeat with its key. */
+export interface CommandRecord {
+  fingerprint: string;
+  outcome: 'changed' | 'unchanged' | 'refused';
+  /** a move that waits for a second operator (answered 202) */
+  pending?: boolean;
+  refusal?: { kind: ControlRefusedError['kind']; reason: string };
+}
+
+// how long a command's record is kept: a keyed one as long as an Idempotency-Key, another only
+// while its writer may still ask what became of it
+const KEYED_RECORD_MS = 24 * 60 * 60 * 1000;
+const UNKEYED_RECORD_MS = 10 * 60 * 1000;
 
 export interface ControlPlaneEvents {
   /** audit records of a change this replica wrote (logged, counted and sent to the webhook once, by it) */
@@ -25,13 +63,15 @@ export interface ControlPlaneEvents {
   reseeded(from: ControlHead, to: ControlHead): void;
   /** the fleet's configuration cannot be used here (this replica keeps its last good one) */
   refused(message: string): void;
+  /** a newer state is in force here (its own change, or the fleet's): what follows the state looks at it now */
+  applied?(snapshot: RolloutSnapshot): void;
 }
 
 export interface ChangeResult {
-  /** whether a new state was written */
-  kind: 'changed' | 'unchanged';
-  /** the approval of a second operator this move waits for (asked for now, or before) */
-  pending?: PendingApproval;
+  /** whether a new state was written (`replayed`: a repeat of a keyed command, answered from its record) */
+  kind: 'changed' | 'unchanged' | 'replayed';
+  /** the move waits for a second operator's approval (asked for now, or before; a repeat: as the first said) */
+  waiting: boolean;
   snapshot: RolloutSnapshot;
 }
 
@@ -119,23 +159,31 @@ export class ControlPlane {
     this.head = h;
     this.doc = parseControlDoc(stored.text);
     this.current = this.derive();
+    this.deps.events.applied?.(this.current);
     return 'applied';
   }
 
-  /** The replica's own file, read by an explicit act: kept as its own, and published to the fleet when it differs (`actor`: file or an operator). */
-  async fileRead(read: FileRead, actor: string): Promise<ChangeResult> {
+  /**
+   * The replica's own file, read by an explicit act: kept as its own, and published to the fleet
+   * when it differs (`actor`: file or an operator). A file read while the store cannot take it is
+   * published once it can; an operator's reload is a command: answered "retry", it never applies.
+   */
+  async fileRead(read: FileRead, actor: string, opts: ChangeOptions = {}): Promise<ChangeResult> {
     if (!read.ok) {
       this.local = { ...this.local, lastError: read.error };
       this.current = this.derive();
-      return { kind: 'unchanged', snapshot: this.current };
+      return { kind: 'unchanged', waiting: false, snapshot: this.current };
     }
     this.local = { ...this.local, config: read.config, digest: read.digest, loadedAt: this.deps.now(), lastError: null };
     this.current = this.derive();
     this.offer = undefined;
-    this.unpublished = { read, actor };
-    const result = await this.change({ type: 'publish-config', text: read.text, digest: read.digest, config: read.config, actor });
-    this.unpublished = undefined;
-    return result;
+    const pending = { read, actor };
+    if (opts.command === undefined) this.unpublished = pending;
+    try {
+      return await this.change({ type: 'publish-config', text: read.text, digest: read.digest, config: read.config, actor }, opts);
+    } finally {
+      if (this.unpublished === pending) this.unpublished = undefined;
+    }
   }
 
   /**
@@ -172,23 +220,64 @@ export class ControlPlane {
     this.current = this.derive();
   }
 
+  /** The record of a keyed command made before (undefined: none); one made with another request is refused. */
+  async recorded(command: Command | undefined): Promise<ChangeResult | undefined> {
+    if (!command?.keyed) return undefined;
+    const record = await this.deps.store.command(command.id);
+    return record === null ? undefined : this.replayed(record, command);
+  }
+
+  /** A repeat of a command, answered as the first was: its outcome, on the state as it is now. */
+  private replayed(text: string, command: Command | undefined): ChangeResult {
+    let record: CommandRecord;
+    try {
+      record = JSON.parse(text) as CommandRecord;
+    } catch {
+      throw new ControlRefusedError('key-reused', 'the key belongs to a command whose record cannot be read; use a new key');
+    }
+    if (command && record.fingerprint !== command.fingerprint) {
+      throw new ControlRefusedError('key-reused', 'the key was used for another command; use a new key for a new command');
+    }
+    if (record.outcome === 'refused' && record.refusal) throw new ControlRefusedError(record.refusal.kind, record.refusal.reason);
+    return { kind: 'replayed', waiting: record.pending === true, snapshot: this.current };
+  }
+
   /**
    * Makes a change: the reducer on the document held, written over its head; a lost race is made
-   * again on the newer document. Throws ControlRefusedError for what the reducer refuses, and the
-   * store's STATE_STORE_UNAVAILABLE when Redis cannot take it (then it is in force nowhere).
+   * again on the newer document. Throws ControlRefusedError for what the reducer refuses (or a
+   * state that is not `ifMatch`), and the store's STATE_STORE_UNAVAILABLE when Redis cannot take it
+   * (then it is in force nowhere, and never will be). A command is recorded with what it did, in
+   * the step that does it: a repeat with its key is answered from the record, never applied twice.
    */
-  async change(event: ControlEvent): Promise<ChangeResult> {
+  async change(event: ControlEvent, opts: ChangeOptions = {}): Promise<ChangeResult> {
     const { store, trail, events } = this.deps;
+    const { command, ifMatch } = opts;
+    const mark = (record: Omit<CommandRecord, 'fingerprint'>): CommandMark => ({
+      id: command?.id ?? randomBytes(12).toString('base64url'),
+      record: JSON.stringify({ fingerprint: command?.fingerprint ?? '', ...record }),
+      ttlMs: command?.keyed ? KEYED_RECORD_MS : UNKEYED_RECORD_MS,
+    });
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       // the state this change is decided on (a sync may apply a newer one while this one waits on the store)
       const base = this.head;
+      if (ifMatch !== undefined && ifMatch !== controlVersion(base)) {
+        if (!(await this.newest(base))) continue;
+        const refused = new ControlRefusedError('stale', `it is ${controlVersion(base)}, not ${ifMatch}`);
+        await this.settle(command, mark({ outcome: 'refused', refusal: { kind: refused.kind, reason: refused.message } }));
+        throw refused;
+      }
       const reduced = reduceControl(this.doc, event, { now: this.deps.now(), config: this.current.config, id: () => randomBytes(8).toString('hex') });
       if (reduced.kind !== 'changed') {
         // nothing to write, decided on this replica's copy: final only if that is the newest state
         // (a resume right after another replica's kill is no resume on a copy that missed the kill)
         if (!(await this.newest(base))) continue;
-        if (reduced.kind === 'refused') throw new ControlRefusedError(reduced.error, reduced.reason);
-        return { kind: 'unchanged', snapshot: this.current, ...(reduced.pending ? { pending: reduced.pending } : {}) };
+        if (reduced.kind === 'refused') {
+          const replay = await this.settle(command, mark({ outcome: 'refused', refusal: { kind: reduced.error, reason: reduced.reason } }));
+          if (replay) return replay;
+          throw new ControlRefusedError(reduced.error, reduced.reason);
+        }
+        const replay = await this.settle(command, mark({ outcome: 'unchanged', ...(reduced.pending ? { pending: true } : {}) }));
+        return replay ?? { kind: 'unchanged', waiting: reduced.pending !== undefined, snapshot: this.current };
       }
       const expected = base.epoch === '' ? null : base;
       // written over `expected` or not at all: the records' places follow the trail's length there
@@ -198,16 +287,41 @@ export class ControlPlane {
         JSON.stringify(reduced.doc),
         records.map((r) => JSON.stringify(r)),
         newEpoch(),
+        mark({ outcome: 'changed', ...(reduced.pending ? { pending: true } : {}) }),
       );
       if (written.ok) {
         this.apply(written.stored);
         await trail.catchUp(written.stored.head).catch(() => undefined);
         if (records.length > 0) events.changed(records, this.current);
-        return { kind: 'changed', snapshot: this.current, ...(reduced.pending ? { pending: reduced.pending } : {}) };
+        return { kind: 'changed', waiting: reduced.pending !== undefined, snapshot: this.current };
       }
+      if (written.recorded !== undefined) return this.replayed(written.recorded, command);
       if (this.apply(written.stored) === 'reseed') await this.reseed();
     }
     throw new ControlRefusedError('refused', `the control state kept changing while this was being applied (${ATTEMPTS} attempts); try again`);
+  }
+
+  /**
+   * A command refused before it reached the control state (a rollout file that cannot be used):
+   * thrown, and for a keyed one recorded, so its repeat is refused alike (or answered as a repeat
+   * recorded meanwhile was).
+   */
+  async refuse(command: Command | undefined, kind: ControlRefusedError['kind'], reason: string): Promise<ChangeResult> {
+    const mark: CommandMark = {
+      id: command?.id ?? '',
+      record: JSON.stringify({ fingerprint: command?.fingerprint ?? '', outcome: 'refused', refusal: { kind, reason } } satisfies CommandRecord),
+      ttlMs: KEYED_RECORD_MS,
+    };
+    const replay = await this.settle(command, mark);
+    if (replay) return replay;
+    throw new ControlRefusedError(kind, reason);
+  }
+
+  /** A keyed command that wrote nothing is recorded as such; the repeat of one recorded meanwhile is answered from it. */
+  private async settle(command: Command | undefined, mark: CommandMark): Promise<ChangeResult | undefined> {
+    if (!command?.keyed) return undefined;
+    const there = await this.deps.store.recordCommand(mark);
+    return there === null ? undefined : this.replayed(there, command);
   }
 
   /** Whether `base` is the store's newest state; if not, this replica applies the newest (or re-seeds a lost one). */

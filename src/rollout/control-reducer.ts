@@ -35,8 +35,16 @@ export type ControlEvent =
   | { type: 'progress-start'; key: string }
   /** an interval of a route's step, judged on the fleet's counts */
   | { type: 'interval'; key: string; stage: number; index: number; endedAt: number; counts: Record<string, number> }
-  /** an operator's command on a progressive route (its operations in any order) */
-  | { type: 'route-command'; resource: string; operations: readonly string[]; action: ProgressAction; actor: Actor; reason: string }
+  /** an operator's command on a progressive route (its operations in any order), decided on the step it names (`fromStep`, as shown: 1, 2, …) when it names one */
+  | {
+      type: 'route-command';
+      resource: string;
+      operations: readonly string[];
+      action: ProgressAction;
+      actor: Actor;
+      reason: string;
+      fromStep?: number | undefined;
+    }
   | { type: 'diff-reset'; actor: Actor; reason: string };
 
 export interface ReduceContext {
@@ -51,7 +59,7 @@ export type Reduced =
   | { kind: 'changed'; doc: ControlDoc; audit: AuditRecord[]; pending?: PendingApproval }
   /** nothing to change (already so); `pending`: an approval this operator asked for still waits */
   | { kind: 'unchanged'; pending?: PendingApproval }
-  | { kind: 'refused'; error: 'unknown-route' | 'refused'; reason: string };
+  | { kind: 'refused'; error: 'unknown-route' | 'refused' | 'stale'; reason: string };
 
 /** A progressive route's schedule, from its entry in the file. */
 export function scheduleOfRoute(route: RolloutRoute): Schedule | undefined {
@@ -130,6 +138,7 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
         rollbacks: keep(doc.rollbacks),
         progress,
         approvals,
+        diffReset: doc.diffReset,
       };
       const record = audit(event.actor, 'config.published', null, {
         before: doc.config ? { digest: doc.config.digest, killSwitch: ctx.config.killSwitch } : null,
@@ -203,6 +212,9 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
       const schedule = scheduleOfRoute(route);
       if (!schedule) return { kind: 'refused', error: 'refused', reason: `the route ${key} has a fixed native share, no steps` };
       const p = fitToSchedule(schedule, doc.progress[key] ?? startProgress(schedule, ctx.now), ctx.now);
+      // the step the operator saw is gone: no second move on a state nobody decided on
+      if (event.fromStep !== undefined && event.fromStep !== p.step + 1)
+        return { kind: 'refused', error: 'stale', reason: `the route ${key} is at step ${p.step + 1} (${p.state}), not at step ${event.fromStep}` };
       const made = commandProgress(schedule, p, event.action, ctx.now, event.actor, event.reason);
       if (!made.ok) return { kind: 'refused', error: 'refused', reason: made.reason };
       const after = made.transition.progress;
@@ -247,7 +259,12 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
     }
 
     case 'diff-reset':
-      return { kind: 'changed', doc, audit: [audit(event.actor, 'diff.reset', null, { reason: event.reason })] };
+      // the report begins again now, on every replica (each clears what it holds once it sees this)
+      return {
+        kind: 'changed',
+        doc: { ...doc, diffReset: { at: ctx.now, actor: event.actor } },
+        audit: [audit(event.actor, 'diff.reset', null, { reason: event.reason })],
+      };
   }
 }
 

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { KnownRoutes } from './rollout-config.js';
 import type { FileRead } from './rollout-file-check.js';
@@ -24,7 +28,11 @@ function startWorker(): Worker {
   const here = import.meta.url;
   if (here.endsWith('.js')) return new Worker(new URL('./rollout-file-worker.js', here), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   const entry = new URL('./rollout-file-worker.ts', here).href;
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
+  // tsx's ESM entry, as its package's exports name it, found from here (the process may run anywhere)
+  const pkg = createRequire(here).resolve('tsx/package.json');
+  const exported = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
+  const tsx = pathToFileURL(join(dirname(pkg), exported?.import.default ?? '')).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
     eval: true,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
@@ -55,7 +63,7 @@ export class RolloutFileReader {
       for (const answer of this.waiting.values()) answer({ ok: false, error: why });
       this.waiting.clear();
     };
-    worker.on('error', (err) => ended(`the rollout file could not be checked (${err.name}); try again`));
+    worker.on('error', (err) => ended(`the rollout file could not be checked (${err.name}: ${err.message.split('\n', 1)[0]}); try again`));
     worker.on('exit', () => ended('the rollout file could not be checked (its reader stopped); try again'));
     return worker;
   }

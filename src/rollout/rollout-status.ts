@@ -1,3 +1,4 @@
+import { controlVersion } from './control-plane.js';
 import type { FleetSyncStatus } from './fleet-sync.js';
 import { durationMs } from './rollout-config.js';
 import { type RolloutSnapshot, type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
@@ -82,6 +83,8 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
 export function rolloutStatus(s: RolloutSnapshot, x: StatusExtras): Record<string, unknown> {
   const published = s.doc.config;
   return {
+    // what `If-Match` names to decide a command on this state (the answer's ETag)
+    controlVersion: controlVersion(s.head),
     file: s.local.file ?? null,
     loadedAt: iso(s.local.loadedAt),
     lastError: s.local.lastError ?? s.local.refused,

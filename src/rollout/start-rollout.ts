@@ -10,7 +10,7 @@ import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { RedisLease } from '../stores/redis-lease.js';
 import { AuditTrail } from './audit-trail.js';
 import type { AuditRecord } from './control-document.js';
-import { ControlPlane } from './control-plane.js';
+import { type ChangeOptions, type ChangeResult, ControlPlane } from './control-plane.js';
 import { FleetSync, type FleetSyncStatus } from './fleet-sync.js';
 import { GuardAccountant } from './guard-accountant.js';
 import { OverrideSecret } from './override-secret.js';
@@ -42,6 +42,8 @@ export interface RolloutEvents {
   /** a route the guard rolled back on this replica's count */
   rollback(route: RouteSnapshot): void;
   reload(result: 'ok' | 'error'): void;
+  /** a newer control state is in force here */
+  applied?(snapshot: RolloutSnapshot): void;
 }
 
 export interface RolloutOptions {
@@ -66,8 +68,12 @@ export interface Rollout {
   trail: AuditTrail;
   /** with REDIS_URL */
   sync: FleetSync | undefined;
-  /** rereads the rollout file (an explicit act by `actor`) and publishes it when it changed */
-  reload(actor: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  /**
+   * Rereads the rollout file (an explicit act by `actor`) and publishes it when it changed. An
+   * operator's reload is a command (`opts`): a file that cannot be used throws ControlRefusedError
+   * ('file-refused'), recorded for a repeat with its key.
+   */
+  reload(actor: string, opts?: ChangeOptions): Promise<ChangeResult | { kind: 'refused'; error: string }>;
   status(): Record<string, unknown>;
   /** every known resource's operations with their route, shares, and what each side served in the fleet's last minutes */
   fleetTraffic(): Promise<TrafficRow[]>;
@@ -117,6 +123,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
         reseeded: (from, to) =>
           events.warn(`fleet: Redis had lost the control state; re-seeded from this replica (epoch ${from.epoch} version ${from.version} → epoch ${to.epoch})`),
         refused: (message) => events.error(`rollout: ${message}`),
+        applied: (snapshot) => events.applied?.(snapshot),
       },
     },
     opts.file,
@@ -193,21 +200,22 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     events.info("rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart");
 
   let unwatch: (() => void) | undefined;
-  const reload = async (actor: string): Promise<{ ok: true } | { ok: false; error: string }> => {
-    if (!opts.file) return { ok: true };
+  const reload = async (actor: string, command?: ChangeOptions): Promise<ChangeResult | { kind: 'refused'; error: string }> => {
+    if (!opts.file) return { kind: 'unchanged', waiting: false, snapshot: control.snapshot };
     const read: FileRead = await reader.read(opts.file, opts.known);
     if (!read.ok) {
       await control.fileRead(read, actor);
       events.reload('error');
       events.error(`rollout: refused, the last good configuration stays in force: ${read.error}`);
-      return { ok: false, error: read.error };
+      if (command) return control.refuse(command.command, 'file-refused', read.error);
+      return { kind: 'refused', error: read.error };
     }
-    const made = await control.fileRead(read, actor);
+    const made = await control.fileRead(read, actor, command);
     events.reload('ok');
     events.info(
       `rollout: loaded ${opts.file} (${read.config.routes.length} routes, kill switch ${read.config.killSwitch ? 'on' : 'off'})${made.kind === 'unchanged' ? ': the fleet runs it already' : ''}`,
     );
-    return { ok: true };
+    return made;
   };
 
   return {

@@ -4,7 +4,7 @@ import { ADMIN_PERMISSIONS, type AdminOperators, type AdminRole, type Operator, 
 import { apiError } from '../errors/error-registry.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { sameOperations } from '../rollout/control-document.js';
-import { ControlRefusedError } from '../rollout/control-plane.js';
+import { type ChangeOptions, type ChangeResult, ControlRefusedError } from '../rollout/control-plane.js';
 import { PROGRESS_ACTIONS, type ProgressAction } from '../rollout/route-progress.js';
 import type { Rollout } from '../rollout/start-rollout.js';
 import { type DiffReport, REPORT_WINDOWS, type ReportWindow } from '../shadow/diff-book.js';
@@ -17,6 +17,7 @@ function diffJson(report: DiffReport) {
 }
 import { renderReportHtml } from '../shadow/render-report.js';
 import { type ConsoleView, renderConsoleHtml } from './console-page.js';
+import { commandBody, commandOptions, etagOf, refusedCommand } from './admin-command.js';
 
 /** The admin token of a request: `Bearer <token>`, or Basic with the token as password (what a browser's login prompt sends). */
 function adminTokenOf(authorization: string | undefined): string | undefined {
@@ -44,17 +45,6 @@ function crossSite(req: FastifyRequest): boolean {
   } catch {
     return true;
   }
-}
-
-/** The optional `reason` of an admin change: a short text, logged and kept in the audit trail with it. */
-function reasonOf(body: unknown): string {
-  if (body === undefined || body === null) return '';
-  const reason = (body as { reason?: unknown }).reason;
-  if (typeof body !== 'object' || Array.isArray(body) || (reason !== undefined && typeof reason !== 'string')) {
-    throw apiError('BAD_REQUEST', { reason: 'the body is optional; when given it is {"reason": "<text>"}' });
-  }
-  if ((reason ?? '').length > 500) throw apiError('BAD_REQUEST', { reason: 'reason: at most 500 characters' });
-  return (reason ?? '').replace(/[\r\n]+/g, ' ').trim();
 }
 
 /** One query parameter as text (a repeated one is refused). */
@@ -88,8 +78,8 @@ export interface AdminDeps {
   operators: AdminOperators;
   rollout: Rollout;
   metrics: ProxyMetrics;
-  /** the diff report (the fleet's, with REDIS_URL) and its reset (for every replica) */
-  diffs: { report(window?: ReportWindow): Promise<DiffReport>; since(): Promise<number>; reset(): Promise<void> };
+  /** the diff report (the fleet's, with REDIS_URL); an operator's reset is a change of the control state, which every replica follows */
+  diffs: { report(window?: ReportWindow): Promise<DiffReport>; since(): Promise<number> };
   /** the fleet's replicas (this replica's own view while Redis is away) */
   fleet(): Promise<Record<string, unknown>>;
 }
@@ -115,28 +105,45 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       (r) => r.resource === resource && sameOperations(r.operations, operations),
     );
   };
-  const command = async (req: FastifyRequest<{ Params: { resource: string; operations: string } }>, reply: FastifyReply, action: ProgressAction) => {
-    const reason = reasonOf(req.body);
-    const operations = req.params.operations.split(',');
+  /**
+   * An admin command: exactly once. A repeat with its `Idempotency-Key` is answered from its record
+   * (`idempotent-replayed: true`), on any replica; `If-Match` (or a route command's `fromStep`)
+   * names the state it was decided on; every answer carries the control state's ETag.
+   */
+  const command = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    action: string,
+    apply: (opts: ChangeOptions, actor: string) => Promise<ChangeResult>,
+    route?: { resource: string; operations: readonly string[] },
+  ): Promise<ChangeResult> => {
+    const opts = commandOptions(req);
     try {
-      const made = await rollout.control.change({
-        type: 'route-command',
-        resource: req.params.resource,
-        operations,
-        action,
-        actor: (req.operator as Operator).name,
-        reason,
-      });
-      // asked for, not done: a second operator must do the same
-      return reply.status(made.pending ? 202 : 200).send(routeStatus(req.params.resource, operations));
+      const made = (await rollout.control.recorded(opts.command)) ?? (await apply(opts, (req.operator as Operator).name));
+      if (made.kind === 'replayed') void reply.header('idempotent-replayed', 'true');
+      void reply.header('etag', etagOf(rollout.control.snapshot));
+      return made;
     } catch (err) {
-      if (!(err instanceof ControlRefusedError)) throw err;
-      if (err.kind === 'unknown-route') throw apiError('ROLLOUT_ROUTE_NOT_FOUND', { reason: err.message });
-      throw apiError('ROLLOUT_TRANSITION_REFUSED', { action, reason: err.message });
+      if (err instanceof ControlRefusedError) throw refusedCommand(err, action, rollout.control.snapshot, route);
+      throw err;
     }
   };
-  const kill = async (req: FastifyRequest, on: boolean) => {
-    await rollout.control.change({ type: 'kill-switch', on, actor: (req.operator as Operator).name, reason: reasonOf(req.body) });
+  const routeCommand = async (req: FastifyRequest<{ Params: { resource: string; operations: string } }>, reply: FastifyReply, action: ProgressAction) => {
+    const { reason, fromStep } = commandBody(req.body, true);
+    const route = { resource: req.params.resource, operations: req.params.operations.split(',') };
+    const made = await command(
+      req,
+      reply,
+      action,
+      (opts, actor) => rollout.control.change({ type: 'route-command', ...route, action, actor, reason, fromStep }, opts),
+      route,
+    );
+    // asked for, not done: a second operator must do the same
+    return reply.status(made.waiting ? 202 : 200).send(routeStatus(route.resource, route.operations));
+  };
+  const kill = async (req: FastifyRequest, reply: FastifyReply, on: boolean) => {
+    const { reason } = commandBody(req.body, false);
+    await command(req, reply, on ? 'kill' : 'resume', (opts, actor) => rollout.control.change({ type: 'kill-switch', on, actor, reason }, opts));
     return rollout.status();
   };
 
@@ -158,7 +165,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         return page(reply, renderConsoleHtml(view), nonce);
       },
     ],
-    ['GET /admin/rollout', async () => ({ ...rollout.status(), traffic: await rollout.fleetTraffic() })],
+    [
+      'GET /admin/rollout',
+      async (_req, reply) => {
+        void reply.header('etag', etagOf(rollout.control.snapshot));
+        return { ...rollout.status(), traffic: await rollout.fleetTraffic() };
+      },
+    ],
     ['GET /admin/fleet', async () => deps.fleet()],
     [
       'GET /admin/audit',
@@ -190,28 +203,33 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       },
     ],
     ['GET /admin/diff.json', async (req, reply) => reply.header('cache-control', 'no-store').send(diffJson(await deps.diffs.report(windowOf(req.query))))],
-    ['POST /admin/rollout/kill', (req) => kill(req, true)],
-    ['POST /admin/rollout/resume', (req) => kill(req, false)],
+    ['POST /admin/rollout/kill', (req, reply) => kill(req, reply, true)],
+    ['POST /admin/rollout/resume', (req, reply) => kill(req, reply, false)],
     [
       'POST /admin/rollout/reload',
-      async (req) => {
-        const result = await rollout.reload((req.operator as Operator).name);
-        if (!result.ok) throw apiError('ROLLOUT_FILE_REFUSED', { reason: result.error });
+      async (req, reply) => {
+        commandBody(req.body, false);
+        await command(req, reply, 'reload', async (opts, actor) => {
+          const made = await rollout.reload(actor, opts);
+          // (a command's refusal is thrown: this is only the watcher's)
+          if (made.kind === 'refused') throw apiError('ROLLOUT_FILE_REFUSED', { reason: made.error });
+          return made;
+        });
         return rollout.status();
       },
     ],
     [
       'POST /admin/diff/reset',
-      async (req) => {
-        await deps.diffs.reset();
-        // kept in the audit trail (best effort: the reset is done either way)
-        await rollout.control.change({ type: 'diff-reset', actor: (req.operator as Operator).name, reason: reasonOf(req.body) }).catch(() => undefined);
+      async (req, reply) => {
+        const { reason } = commandBody(req.body, false);
+        // a change of the control state like any command (kept in the audit trail): every replica's report begins again from it
+        await command(req, reply, 'reset', (opts, actor) => rollout.control.change({ type: 'diff-reset', actor, reason }, opts));
         return diffJson(await deps.diffs.report());
       },
     ],
     ...PROGRESS_ACTIONS.map((action): [string, Handler] => [
       `POST /admin/rollout/routes/:resource/:operations/${action}`,
-      (req, reply) => command(req as FastifyRequest<{ Params: { resource: string; operations: string } }>, reply, action),
+      (req, reply) => routeCommand(req as FastifyRequest<{ Params: { resource: string; operations: string } }>, reply, action),
     ]),
   ]);
 

@@ -77,9 +77,8 @@ const LISTS_TOPIC = 'v2proxy:lists';
 // how often a replica checks in to the fleet's roster, and when a silent one is forgotten
 const ROSTER_CHECK_IN_MS = 1_000;
 const ROSTER_FORGET_MS = 60_000;
-// how often a replica sends what it booked to the fleet's diff report, and the topic of its reset
+// how often a replica sends what it booked to the fleet's diff report
 const DIFF_FLUSH_MS = 1_000;
-const DIFF_RESET_TOPIC = 'v2proxy:diff-reset';
 
 // a v1 answer may nest this deep: a record at the v2 limit inside a list envelope, and some room
 const MAX_V1_ANSWER_DEPTH = 128;
@@ -292,6 +291,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     lists.written = (resource) => channel.publish(LISTS_TOPIC, resource);
   }
   const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
+  // the diff report's side of an operator's reset (set once the report exists, below)
+  let followReset: (() => Promise<void>) | undefined;
   const now = opts.now ?? Date.now;
   // the rollout: its control state (the fleet's with REDIS_URL, read before this replica is ready, then followed)
   const rollout = await startRollout({
@@ -318,6 +319,8 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
       },
       rollback: (route) => metrics.rollbacks.inc({ resource: route.route.resource }),
       reload: (result) => metrics.reloads.inc({ result }),
+      // an operator's reset of the diff report, followed the moment it is in force here
+      applied: () => void followReset?.().catch(() => undefined),
     },
   });
   if (operators.operators.size === 0)
@@ -423,11 +426,27 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const diffs = new DiffBook({ sampleValues: settings.diffSampleValues, ...(unsent ? { also: unsent } : {}) });
   const fleetDiffs = redis && unsent ? new FleetDiffReport(redis) : undefined;
   let unsentBatches: RouteDelta[][] = [];
+  // this replica's report began when it started, or at the operators' last reset
+  let diffsSince = Date.now();
+  // an operator's reset is a change of the control state: each replica clears its own book (and
+  // the fleet's report, which takes a reset once) the moment it holds a state with a newer one
+  let resetSeen = rollout.control.snapshot.doc.diffReset?.at ?? 0;
+  followReset = async () => {
+    const reset = rollout.control.snapshot.doc.diffReset;
+    if (!reset || reset.at <= resetSeen) return;
+    resetSeen = reset.at;
+    diffs.reset();
+    unsent?.reset();
+    unsentBatches = [];
+    diffsSince = reset.at;
+    await fleetDiffs?.reset(reset.at);
+  };
   const sendDiffs = async () => {
     if (!fleetDiffs || !unsent) return;
-    // kept until Redis takes them (at most a minute of them while it is away)
-    unsentBatches = [...unsentBatches, unsent.drain()].slice(-60);
     try {
+      await followReset?.();
+      // kept until Redis takes them (at most a minute of them while it is away)
+      unsentBatches = [...unsentBatches, unsent.drain()].slice(-60);
       await fleetDiffs.add(unsentBatches.flat());
       unsentBatches = [];
     } catch {
@@ -436,22 +455,14 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   };
   const sendingDiffs = fleetDiffs ? setInterval(() => void sendDiffs(), DIFF_FLUSH_MS) : undefined;
   sendingDiffs?.unref();
-  channel?.on(DIFF_RESET_TOPIC, () => {
-    diffs.reset();
-    unsent?.reset();
-    unsentBatches = [];
-  });
-  // this replica's report began when it started, or at its last reset
-  let diffsSince = Date.now();
   const diffReport = {
-    report: async (window?: ReportWindow) => (fleetDiffs ? reportOf(await fleetDiffs.routes(window)) : diffs.report(REPORT_JUDGEMENT, window)),
-    since: async () => (fleetDiffs ? ((await fleetDiffs.since()) ?? diffsSince) : diffsSince),
-    reset: async () => {
-      diffs.reset();
-      diffsSince = Date.now();
-      if (!fleetDiffs) return;
-      await fleetDiffs.reset(diffsSince);
-      channel?.publish(DIFF_RESET_TOPIC, '');
+    report: async (window?: ReportWindow) => {
+      await followReset?.();
+      return fleetDiffs ? reportOf(await fleetDiffs.routes(window)) : diffs.report(REPORT_JUDGEMENT, window);
+    },
+    since: async () => {
+      await followReset?.();
+      return fleetDiffs ? ((await fleetDiffs.since()) ?? diffsSince) : diffsSince;
     },
   };
   const shadow = native

@@ -168,7 +168,8 @@ function routeCard(r: RouteView, operator: Operator): string {
     .filter((a) => roleAllows(operator.role, NEEDS[a] ?? 'admin'))
     .map(
       (a) =>
-        `<button type="button" data-post="${esc(`${path}/${a}`)}" data-action="${a}"${a === 'abort' ? ' data-ask="Why abort? (logged; empty is fine)" class="danger"' : ''}>${a}</button>`,
+        // decided on the step this page shows: a route that moved meanwhile answers 409, not a second move
+        `<button type="button" data-post="${esc(`${path}/${a}`)}" data-action="${a}" data-step="${p.step}"${a === 'abort' ? ' data-ask="Why abort? (logged; empty is fine)" class="danger"' : ''}>${a}</button>`,
     )
     .join('');
   const iv = p.intervals;
@@ -273,10 +274,13 @@ document.addEventListener('click', async (event) => {
     reason = given;
   }
   button.disabled = true;
-  const res = await fetch(button.dataset.post, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason }) });
+  const body = button.dataset.step ? { reason, fromStep: Number(button.dataset.step) } : { reason };
+  // one key per click: a retry the browser makes of it applies once
+  const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const res = await fetch(button.dataset.post, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
   if (res.ok) { location.reload(); return; }
-  const body = await res.json().catch(() => ({}));
-  say.textContent = body.message || ('refused: ' + res.status);
+  const refusal = await res.json().catch(() => ({}));
+  say.textContent = refusal.message || ('refused: ' + res.status);
   button.disabled = false;
 });
 setTimeout(() => location.reload(), 30000);

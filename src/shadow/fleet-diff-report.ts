@@ -192,9 +192,11 @@ export class FleetDiffReport {
     return Number.isFinite(at) && at > 0 ? at : null;
   }
 
-  /** Empties the fleet's report: a new window begins now. */
+  /** Empties the fleet's report: a new window begins at `now`; a reset the report took already (its window begins there or later) is not taken again. */
   async reset(now = Date.now()): Promise<void> {
     await onRedis(async () => {
+      const since = Number(await this.redis.get(`${this.prefix}:since`));
+      if (Number.isFinite(since) && since >= now) return;
       await this.redis.set(`${this.prefix}:since`, now);
       const ids = (await this.redis.smembers(`${this.prefix}:routes`)).map((id) => JSON.parse(id) as [string, string]);
       const last = Math.floor(now / BUCKET_MS);

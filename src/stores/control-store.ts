@@ -23,8 +23,26 @@ export interface StoredControl {
   text: string;
 }
 
-/** `ok`: written, `stored` is the new state. Otherwise `stored` is what is there now (null: nothing, the state was lost). */
-export type ControlWrite = { ok: true; stored: StoredControl } | { ok: false; stored: StoredControl | null };
+/**
+ * `ok`: written, `stored` is the new state. Otherwise `stored` is what is there now (null: nothing,
+ * the state was lost), and `recorded` the record of its command when an earlier request with the
+ * command's key made it (nothing was written).
+ */
+export type ControlWrite = { ok: true; stored: StoredControl } | { ok: false; stored: StoredControl | null; recorded?: string | undefined };
+
+/**
+ * The command a write carries: recorded under its id in the same atomic step as the write (or not
+ * at all), so a repeat of a keyed command finds what it did, and a write whose answer was lost can
+ * be told apart from one that never landed. Every write carries one (a random id for a write that
+ * is no operator's command).
+ */
+export interface CommandMark {
+  id: string;
+  /** what the command did, as the repeat is answered (opaque JSON) */
+  record: string;
+  /** how long the record is kept, ms */
+  ttlMs: number;
+}
 
 /** how many audit records a store keeps */
 export const AUDIT_KEEP = 10_000;
@@ -37,9 +55,20 @@ export interface ControlStore {
   read(): Promise<StoredControl | null>;
   /**
    * Writes `text` over `expected` (null: makes the state afresh under `epoch`, only when there is
-   * none), appending the audit records, newest last; answers what is there when that is not the head.
+   * none), appending the audit records, newest last, and recording `command` (none: a mark of its
+   * own, so its outcome can still be learned); answers what is there
+   * when that is not the head, and the record when the command's id is recorded already.
+   *
+   * Exactly once: a write either lands in time, or never. One Redis did not answer is fenced (it
+   * cannot land later than a short window after it was sent) and its outcome learned once the
+   * window has passed; a write that did not land fails with STATE_STORE_UNAVAILABLE (retry: it
+   * will never apply), one whose outcome Redis would not tell in time with COMMAND_OUTCOME_UNKNOWN.
    */
-  write(expected: ControlHead | null, text: string, audit: readonly string[], epoch: string): Promise<ControlWrite>;
+  write(expected: ControlHead | null, text: string, audit: readonly string[], epoch: string, command?: CommandMark): Promise<ControlWrite>;
+  /** the record of a command (null: none, or it lapsed) */
+  command(id: string): Promise<string | null>;
+  /** records a command that wrote nothing (it changed nothing, or was refused); answers the record there already, if any (then nothing is recorded) */
+  recordCommand(command: CommandMark): Promise<string | null>;
   /**
    * Re-seeds a lost state under a new `epoch` from a replica's copy (`from`: its head), with its
    * audit trail (oldest first): taken when there is no state, when the state there is older within

@@ -106,6 +106,40 @@ describe('the admin surface', () => {
     });
   });
 
+  describe('commands of a single replica (the control state in memory)', () => {
+    let proxy: RunningProxy;
+    beforeAll(async () => {
+      proxy = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, ADMIN_TOKENS: OPERATORS });
+    });
+    afterAll(async () => {
+      await proxy?.close();
+    });
+    const post = (path: string, headers: Record<string, string>, body: object = {}) => call(proxy.url, 'POST', path, { token: TOKEN.ann, headers, body });
+
+    it('a keyed command applies once and its repeat is answered from its record (a waiting promote as 202 again); a stale If-Match or fromStep is 409', async () => {
+      const kill = await post('/admin/rollout/kill', { 'idempotency-key': 'k' }, { reason: 'once' });
+      const again = await post('/admin/rollout/kill', { 'idempotency-key': 'k' }, { reason: 'once' });
+      expect([kill.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
+      expect((await post('/admin/rollout/resume', { 'idempotency-key': 'r' })).body.killSwitch).toBe(false);
+      // the first kill's repeat moves nothing now
+      expect((await post('/admin/rollout/kill', { 'idempotency-key': 'k' }, { reason: 'once' })).body.killSwitch).toBe(false);
+      const trail = (await call(proxy.url, 'GET', '/admin/audit?actor=ann', { token: TOKEN.val })).body.records.map((r: { action: string }) => r.action);
+      expect(trail.filter((a: string) => a === 'kill-switch.on')).toHaveLength(1);
+      // a malformed key or If-Match is refused by name
+      expect((await post('/admin/rollout/kill', { 'idempotency-key': 'with space' })).body.details[1].fieldViolations[0].field).toBe('Idempotency-Key');
+      expect((await post('/admin/rollout/kill', { 'if-match': '"<nope>"' })).body.details[1].fieldViolations[0].field).toBe('If-Match');
+      const seen = await call(proxy.url, 'GET', '/admin/rollout', { token: TOKEN.val });
+      const step = seen.body.routes.find((r: { resource: string }) => r.resource === 'tags').progress.step as number;
+      const stale = await post('/admin/rollout/routes/tags/list/pause', { 'if-match': '"0"' });
+      expect([stale.status, stale.body.code]).toEqual([409, 10]);
+      expect((await post('/admin/rollout/routes/tags/list/pause', {}, { fromStep: step + 1 })).status).toBe(409);
+      const paused = await post('/admin/rollout/routes/tags/list/pause', { 'if-match': seen.headers.get('etag') as string }, { fromStep: step });
+      expect([paused.status, paused.body.progress.state]).toEqual([200, 'paused']);
+      // fromStep belongs to route commands
+      expect((await post('/admin/rollout/kill', {}, { fromStep: 1 })).status).toBe(400);
+    });
+  });
+
   describe('on a listener of its own (ADMIN_PORT)', () => {
     let proxy: RunningProxy;
     beforeAll(async () => {

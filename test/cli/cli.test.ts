@@ -133,14 +133,14 @@ describe('cli', () => {
     writeFileSync(bad, 'routes:\n  - resource: grups\n    native: 150\n  - resource: advisories\n    operations: [list, create]\n');
     const v1 = { V1_BASE_URL: 'http://127.0.0.1:9' };
     const [none, invalid] = await Promise.all([finish(run(['serve'], { ...v1, ROLLOUT_FILE: missing })), finish(run(['serve'], { ...v1, ROLLOUT_FILE: bad }))]);
-    expect(none).toMatchObject({ code: 1, stdout: '', stderr: `v2proxy: ROLLOUT_FILE: cannot read ${missing}: ENOENT\n` });
+    expect(none).toMatchObject({ code: 1, stdout: '', stderr: `v2proxy: ROLLOUT_FILE: ${missing}: cannot be opened (ENOENT)\n` });
     expect(invalid).toMatchObject({ code: 1, stdout: '' });
     expect(invalid.stderr).toBe(`v2proxy: ROLLOUT_FILE: ${bad}: routes[0].native: must be at most 100\n`);
     writeFileSync(bad, 'routes:\n  - resource: grups\n  - resource: advisories\n    operations: [list, create]\n');
     const unknown = await finish(run(['serve'], { ...v1, ROLLOUT_FILE: bad }));
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(
-      /^v2proxy: ROLLOUT_FILE: .*routes\[0\]\.resource: unknown resource "grups"; known: accountAssociations, advisories, .*; routes\[1\]\.operations: advisories has no create; it has list, get\n$/,
+      /^v2proxy: ROLLOUT_FILE: .*routes\[0\]\.resource: not a known resource; known: accountAssociations, advisories, .*; routes\[1\]\.operations: advisories has no create; it has list, get\n$/,
     );
   });
 

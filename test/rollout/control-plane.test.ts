@@ -86,6 +86,8 @@ describe('a command made on a replica that has not yet applied the newest state'
       },
       read: () => inner.read(),
       write: (...args) => inner.write(...args),
+      command: (id) => inner.command(id),
+      recordCommand: (c) => inner.recordCommand(c),
       seed: () => inner.seed(),
       audit: (n) => inner.audit(n),
     };

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 
 const BINARY = 'redis-server';
 
@@ -109,6 +110,19 @@ export class RedisServer {
   /** Freezes the server: connections stay open, nothing is answered. */
   pause(): void {
     this.child?.kill('SIGSTOP');
+  }
+
+  /** Freezes the server and resolves once the kernel shows it stopped (nothing sent after this runs before `resume`). */
+  async paused(): Promise<void> {
+    this.pause();
+    const pid = this.child?.pid;
+    for (let i = 0; i < 200 && pid !== undefined; i += 1) {
+      // the state is the field after the command's name in parentheses
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+      if (state === 'T' || state === 't') return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error('redis-server did not stop');
   }
 
   resume(): void {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PageTokenCodec } from '../../src/list/page-token.js';
+import { until } from '../support/until.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { buildProxyApp } from '../../src/server/build-proxy-app.js';
@@ -276,7 +277,13 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     clock += 1000;
     write('routes:\n  - resource: groups\n    native: 0\n');
     process.emit('SIGHUP', 'SIGHUP');
-    expect((await admin('GET', '')).json()).toMatchObject({ lastError: null, routes: [{ native: 0 }], loadedAt: new Date(clock).toISOString() });
+    // read off the event loop: awaited
+    const reread = await until(
+      async () => (await admin('GET', '')).json(),
+      (s) => s.lastError === null,
+      'the file reread on SIGHUP',
+    );
+    expect(reread).toMatchObject({ lastError: null, routes: [{ native: 0 }], loadedAt: new Date(clock).toISOString() });
 
     // a change of the file is picked up without asking
     clock += 1000;
