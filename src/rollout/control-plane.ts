@@ -262,9 +262,10 @@ export class ControlPlane {
       const base = this.head;
       if (ifMatch !== undefined && ifMatch !== controlVersion(base)) {
         if (!(await this.newest(base))) continue;
-        const refused = new ControlRefusedError('stale', `it is ${controlVersion(base)}, not ${ifMatch}`);
-        await this.settle(command, mark({ outcome: 'refused', refusal: { kind: refused.kind, reason: refused.message } }));
-        throw refused;
+        const reason = `it is ${controlVersion(base)}, not ${ifMatch}`;
+        const replay = await this.settle(command, mark({ outcome: 'refused', refusal: { kind: 'stale', reason } }));
+        if (replay) return replay;
+        throw new ControlRefusedError('stale', reason);
       }
       const reduced = reduceControl(this.doc, event, { now: this.deps.now(), config: this.current.config, id: () => randomBytes(8).toString('hex') });
       if (reduced.kind !== 'changed') {

@@ -39,38 +39,35 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-function messageHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+// the proxy's own headers (an override and its secret, the side asked for) are never v1's business
+const OWN_HEADER = 'x-v2proxy-';
+
+function messageHeaders(headers: Record<string, string | string[] | undefined>, own = true): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value !== undefined && !HOP_BY_HOP.has(name) && name.charCodeAt(0) !== 0x3a) out[name] = value;
+    if (value !== undefined && !HOP_BY_HOP.has(name) && name.charCodeAt(0) !== 0x3a && (own || !name.startsWith(OWN_HEADER))) out[name] = value;
   }
   return out;
 }
 
-// the proxy's own headers (an override and its secret, the side asked for) are never v1's business
-const OWN_HEADER = 'x-v2proxy-';
-
 /** A request's message headers as they go to v1: without the proxy's own, plus the request id. */
 function toV1Headers(headers: Record<string, string | string[] | undefined>, requestId: string): Record<string, string | string[]> {
-  const out = messageHeaders(headers);
-  for (const name in out) if (name.startsWith(OWN_HEADER)) delete out[name];
+  const out = messageHeaders(headers, false);
   out[REQUEST_ID_HEADER] = requestId;
   return out;
 }
+
+// a `.` or `..` segment, plain or percent-encoded
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /**
  * Whether a path has a `.` or `..` segment, plain or percent-encoded: v1 (or a hop before it) may
  * resolve it to a path outside the v1 prefixes, so it is refused rather than passed on.
  */
 export function hasDotSegment(url: string): boolean {
-  const path = url.split('?', 1)[0] as string;
-  for (const segment of path.split('/')) {
-    if (segment.length > 6 || segment === '') continue;
-    const plain = segment.replace(/%2e/gi, '.');
-    if (plain === '.' || plain === '..') return true;
-  }
-  return false;
+  const query = url.indexOf('?');
+  return DOT_SEGMENT.test(query < 0 ? url : url.slice(0, query));
 }
 
 /**
