@@ -210,6 +210,11 @@ export function invalidFields(violations: FieldViolation[]): ApiError {
   return apiError('INVALID_FIELDS', { violations: violations.map((v) => `${v.field}: ${v.description}`).join('; ') }, { fieldViolations: violations });
 }
 
+/** NOT_FOUND of a resource's uid, with both in its ErrorInfo. */
+export function resourceNotFound(resource: string, uid: string): ApiError {
+  return apiError('NOT_FOUND', { resource, uid }, { metadata: { resource, uid } });
+}
+
 /** PRECONDITION_FAILED with its PreconditionFailure violation. */
 export function preconditionFailed(violation: PreconditionViolation): ApiError {
   return apiError('PRECONDITION_FAILED', { description: violation.description }, { preconditionViolations: [violation] });

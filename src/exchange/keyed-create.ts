@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { callerFingerprint } from '../auth/caller-fingerprint.js';
 import { callerIdentity } from '../auth/caller-identity.js';
-import { apiError, invalidFields } from '../errors/error-registry.js';
+import { apiError, invalidFields, resourceNotFound } from '../errors/error-registry.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { Json } from '../json/json-path.js';
 import type { IdempotencyStore } from '../stores/idempotency-store.js';
@@ -115,7 +115,6 @@ async function replay(ex: Exchange, deps: KeyedCreateDeps, answer: string, sameT
   const first = JSON.parse(answer) as Json;
   if (sameToken) return { replayed: first, side };
   const uid = typeof first.uid === 'string' ? first.uid : '';
-  const { resource } = ex.resource.mapping;
-  if (uid === '' || !(await deps.visible(ex, side, uid))) throw apiError('NOT_FOUND', { resource, uid }, { metadata: { resource, uid } });
+  if (uid === '' || !(await deps.visible(ex, side, uid))) throw resourceNotFound(ex.resource.mapping.resource, uid);
   return { replayed: first, side };
 }

@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
-import { apiError } from '../errors/error-registry.js';
+import { apiError, resourceNotFound } from '../errors/error-registry.js';
 import { type Json, isObject } from '../json/json-path.js';
 import type { QueryValues, V1Answer, V1Request } from '../upstream/v1-client.js';
 import { v1ErrorToApiError } from '../upstream/v1-error.js';
@@ -95,6 +95,5 @@ export async function writeResult(ctx: OperationContext, uid: string, written: J
 }
 
 export function notFound(ctx: OperationContext, uid: string): ApiError {
-  const { resource } = ctx.resource.mapping;
-  return apiError('NOT_FOUND', { resource, uid }, { metadata: { resource, uid } });
+  return resourceNotFound(ctx.resource.mapping.resource, uid);
 }

@@ -428,18 +428,26 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   let unsentBatches: RouteDelta[][] = [];
   // this replica's report began when it started, or at the operators' last reset
   let diffsSince = Date.now();
-  // an operator's reset is a change of the control state: each replica clears its own book (and
-  // the fleet's report, which takes a reset once) the moment it holds a state with a newer one
-  let resetSeen = rollout.control.snapshot.doc.diffReset?.at ?? 0;
+  // an operator's reset is a change of the control state: each replica clears its own book the
+  // moment it holds a state with a newer one, and the fleet's report (which takes a reset once)
+  // until that is done: a clear Redis missed is made again at the next flush
+  const startedWith = rollout.control.snapshot.doc.diffReset?.at ?? 0;
+  let resetSeen = startedWith;
+  let fleetResetSeen = startedWith;
   followReset = async () => {
     const reset = rollout.control.snapshot.doc.diffReset;
-    if (!reset || reset.at <= resetSeen) return;
-    resetSeen = reset.at;
-    diffs.reset();
-    unsent?.reset();
-    unsentBatches = [];
-    diffsSince = reset.at;
-    await fleetDiffs?.reset(reset.at);
+    if (!reset) return;
+    if (reset.at > resetSeen) {
+      resetSeen = reset.at;
+      diffs.reset();
+      unsent?.reset();
+      unsentBatches = [];
+      diffsSince = reset.at;
+    }
+    if (fleetDiffs && reset.at > fleetResetSeen) {
+      await fleetDiffs.reset(reset.at);
+      fleetResetSeen = Math.max(fleetResetSeen, reset.at);
+    }
   };
   const sendDiffs = async () => {
     if (!fleetDiffs || !unsent) return;

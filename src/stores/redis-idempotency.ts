@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Claim, IdempotencyRecord, IdempotencyStore, RecordSide } from './idempotency-store.js';
-import { onRedis } from './state-store-error.js';
+import { onRedis, takenOrUndone } from './state-store-error.js';
 
 // one round trip, atomic: claim if free (with its owner), else say what holds the key
 const CLAIM = `
@@ -43,7 +43,7 @@ return redis.call('DEL', KEYS[1])`;
 /**
  * Idempotency records on Redis, shared by the replicas: each step is one atomic script; Redis
  * failing is STATE_STORE_UNAVAILABLE. A claim whose answer did not come is released right behind
- * it on the same connection: if Redis ran it (late, after a stall), it runs the release next.
+ * it (`takenOrUndone`).
  */
 export class RedisIdempotency implements IdempotencyStore {
   constructor(
@@ -53,14 +53,10 @@ export class RedisIdempotency implements IdempotencyStore {
   ) {}
 
   async claim(key: string, request: string, owner: string, leaseMs: number): Promise<Claim> {
-    let answer: [string, string | undefined, string | undefined, string | undefined];
-    try {
-      answer = (await this.redis.eval(CLAIM, 1, this.prefix + key, request, owner, leaseMs)) as typeof answer;
-    } catch (err) {
-      void this.redis.eval(RELEASE, 1, this.prefix + key, owner).catch(() => undefined);
-      return onRedis(() => Promise.reject(err));
-    }
-    const [state, text, by, side] = answer;
+    const [state, text, by, side] = (await takenOrUndone(
+      () => this.redis.eval(CLAIM, 1, this.prefix + key, request, owner, leaseMs),
+      () => this.redis.eval(RELEASE, 1, this.prefix + key, owner),
+    )) as [string, string | undefined, string | undefined, string | undefined];
     // (a record from before owners were kept has no fingerprint: '' reads as unknown)
     if (state === 'done') return { state, answer: text ?? '', by: by === '' ? undefined : by, side: side === '' ? undefined : (side as RecordSide) };
     return { state: state as 'owner' | 'busy' | 'mismatch' };

@@ -3,7 +3,7 @@ import { apiError } from '../errors/error-registry.js';
 import type { Redis } from 'ioredis';
 import { abortReason } from '../upstream/abort-reason.js';
 import type { WriteLock } from '../update/write-lock.js';
-import { onRedis } from './state-store-error.js';
+import { onRedis, takenOrUndone } from './state-store-error.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 
 // release and fence only if the lock still holds our token (compare-and-delete / compare-and-extend)
@@ -20,9 +20,8 @@ export interface RedisLockOptions {
 
 /**
  * The per-resource write lock across replicas: `SET NX PX` with a random token and a lease that the
- * holder renews while it works. A take whose answer never came (Redis stalled past
- * REDIS_TIMEOUT_MS, or dropped) is released right behind it on the same connection: a take Redis
- * runs late, when it wakes, is undone by the next command it runs. Before writing, `fence()` checks (and extends) that the token still
+ * holder renews while it works; a take whose answer never came is released right behind it
+ * (`takenOrUndone`). Before writing, `fence()` checks (and extends) that the token still
  * holds the lock: a holder that lost it (stalled past its lease, Redis failed over) does not write
  * and answers ABORTED, so the client may retry. Waiters poll with jittered backoff, and stop when
  * their request does (`signal`). Redis failing before the write is STATE_STORE_UNAVAILABLE: nothing
@@ -38,21 +37,17 @@ export class RedisWriteLock implements WriteLock {
     this.prefix = opts.prefix ?? 'v2proxy:lock:';
   }
 
-  private async take(name: string, token: string): Promise<string | null> {
-    try {
-      return await this.redis.set(name, token, 'PX', this.opts.leaseMs, 'NX');
-    } catch (err) {
-      void this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
-      return onRedis(() => Promise.reject(err));
-    }
-  }
-
   async run<T>(key: string, work: (fence: () => Promise<void>) => Promise<T>, signal?: LifeSignal): Promise<T> {
     const name = this.prefix + key;
     const token = randomBytes(16).toString('base64url');
     const until = Date.now() + this.opts.waitMs;
     let pause = 2;
-    while ((await this.take(name, token)) !== 'OK') {
+    const take = () =>
+      takenOrUndone(
+        () => this.redis.set(name, token, 'PX', this.opts.leaseMs, 'NX'),
+        () => this.redis.eval(RELEASE, 1, name, token),
+      );
+    while ((await take()) !== 'OK') {
       if (Date.now() >= until) throw apiError('WRITE_BUSY', { resource: key });
       if (signal?.aborted) throw abortReason(signal);
       await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));

@@ -67,7 +67,8 @@ describe('one error registry, and its docs page', () => {
     const used = (name: string) =>
       text.includes(`'${name}'`) ||
       (name === 'INVALID_FIELDS' && text.includes('invalidFields(')) ||
-      (name === 'PRECONDITION_FAILED' && text.includes('preconditionFailed('));
+      (name === 'PRECONDITION_FAILED' && text.includes('preconditionFailed(')) ||
+      (name === 'NOT_FOUND' && text.includes('resourceNotFound('));
     expect(Object.keys(ERRORS).filter((name) => !used(name))).toEqual([]);
   });
 
