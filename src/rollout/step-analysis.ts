@@ -1,4 +1,4 @@
-import { lookLevel } from '../verdict/look-level.js';
+import { fixedLevel, lookLevel } from '../verdict/look-level.js';
 import { METHODS, quantileRatioVerdict, rateIncreaseVerdict, rateVerdict, type Verdict, type VerdictName } from '../verdict/three-verdicts.js';
 import type { AnalysisCheck, AnalysisConfig, RolloutStep } from './rollout-config.js';
 import { bucketsOf, type IntervalTally } from './interval-tally.js';
@@ -79,6 +79,8 @@ const notMeasured = (check: AnalysisCheck, tolerance: number, minimum: number, d
   estimate: null,
   interval: null,
   level: null,
+  passInterval: null,
+  passLevel: null,
   tolerance,
   minimum,
   method: 'not measured',
@@ -87,8 +89,11 @@ const notMeasured = (check: AnalysisCheck, tolerance: number, minimum: number, d
 });
 
 /**
- * Judges a step's checks on its totals at look `look` of the rollout (α spent over the looks): the
- * error checks and the latency check need a native share, the diff checks a shadow share.
+ * Judges a step's checks on its totals at look `look` of the rollout: a fail at that look's share
+ * of α (α spent over every look of the rollout, so a false fail stays at most α however long it
+ * runs), a pass at the fixed level 1 − α (a clean step needs the same traffic to pass at its first
+ * look or its three hundredth). The error checks and the latency check need a native share, the
+ * diff checks a shadow share.
  */
 export function judgeStep(
   analysis: AnalysisConfig,
@@ -98,6 +103,7 @@ export function judgeStep(
   look: number,
 ): StepVerdict {
   const level = lookLevel(1 - analysis.confidence, look);
+  const passLevel = fixedLevel(1 - analysis.confidence);
   const minimum = analysis.minSamples;
   const native = { side: 'native requests', count: totals.requests.native, events: totals.errors.native };
   const translate = { side: 'translated requests', count: totals.requests.translate, events: totals.errors.translate };
@@ -109,13 +115,13 @@ export function judgeStep(
     check: AnalysisCheck,
     measures: boolean,
     why: string,
-    judge: (tolerance: number, common: { minimum: number; level: typeof level; look: number }) => Verdict,
+    judge: (tolerance: number, common: { minimum: number; level: typeof level; passLevel: typeof level; look: number }) => Verdict,
   ) => {
     const tolerance = analysis[check];
     if (tolerance === undefined) return;
     const dryRun = analysis.dryRun.includes(check);
     if (!measures) checks.push(notMeasured(check, tolerance, minimum, dryRun, why));
-    else checks.push({ check, applies: true, dryRun, ...judge(tolerance, { minimum, level, look }) });
+    else checks.push({ check, applies: true, dryRun, ...judge(tolerance, { minimum, level, passLevel, look }) });
   };
   const noNative = 'not measured at this step: it serves no native share';
   const noShadow = 'not measured at this step: it compares no reads';

@@ -128,13 +128,20 @@ function checksPart(checks: CheckView[]): string {
     .map((c) => {
       const head = `<code>${esc(c.check)}</code>${c.dryRun ? ' (dry run)' : ''} <span class="verdict ${esc(c.verdict)}">${c.applies ? esc(c.verdict) : 'not measured'}</span>`;
       if (!c.applies) return `<li data-check="${esc(c.check)}" class="meta">${head}</li>`;
+      const range = (b: { low: number; high: number | null }) => `[${esc(shown(b.low, c.unit))}, ${esc(shown(b.high, c.unit))}]`;
+      // the fail interval at its look's level, and the pass interval at its own when the two differ
+      const pass =
+        c.passInterval && c.passLevel !== null && c.passLevel !== undefined && c.passLevel !== c.level
+          ? `; pass judged on ${range(c.passInterval)} at <span class="level">${esc(shown(c.passLevel, 'share'))}</span>`
+          : '';
       const numbers =
         c.interval === null
           ? esc(c.why)
-          : `${esc(c.measure)} ${esc(shown(c.estimate, c.unit))} in [${esc(shown(c.interval.low, c.unit))}, ${esc(shown(c.interval.high, c.unit))}] at ${esc(
+          : `${esc(c.measure)} ${esc(shown(c.estimate, c.unit))}; fail judged on ${range(c.interval)} at <span class="level">${esc(
               shown(c.level, 'share'),
-            )}, tolerance ${esc(shown(c.tolerance, c.unit))}`;
-      return `<li data-check="${esc(c.check)}" title="${esc(c.method)}">${head}: ${numbers}<br><span class="sides">${esc(sidesText(c))}</span></li>`;
+            )}</span>${c.look === null ? '' : ` (look ${c.look})`}${pass}; tolerance ${esc(shown(c.tolerance, c.unit))}`;
+      const method = `<span class="method">${esc(c.method)}</span>`;
+      return `<li data-check="${esc(c.check)}" title="${esc(c.method)}">${head}: ${numbers}<br>${method}: <span class="sides">${esc(sidesText(c))}</span></li>`;
     })
     .join('');
   return `<ul class="checks">${items}</ul>`;

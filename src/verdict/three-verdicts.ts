@@ -14,8 +14,11 @@ export interface SideFigures {
 }
 
 /**
- * A verdict with the numbers it was reached on: pass when the interval lies wholly below the
- * tolerance, fail when wholly above, inconclusive otherwise or below the minimum sample of a side.
+ * A verdict with the numbers it was reached on: fail when the interval lies wholly above the
+ * tolerance, pass when the pass interval lies wholly below it, inconclusive otherwise or below the
+ * minimum sample of a side. The two intervals are the same but for their level: a sequence of looks
+ * builds the fail interval at its look's share of α (a false fail stays at most α over every look),
+ * and the pass interval at a fixed level (a clean step needs the same traffic at any look).
  */
 export interface Verdict {
   verdict: VerdictName;
@@ -26,8 +29,11 @@ export interface Verdict {
   sides: SideFigures[];
   estimate: number | null;
   interval: Bounds | null;
-  /** the interval's confidence (1 − the α of this look) */
+  /** the interval's confidence (1 − the α of this look): what a fail is judged at */
   level: number | null;
+  /** the interval a pass is judged on, and its confidence (the same as the fail's at a single look) */
+  passInterval: Bounds | null;
+  passLevel: number | null;
   tolerance: number;
   /** the minimum sample per side */
   minimum: number;
@@ -52,10 +58,10 @@ export function shown(n: number | null, unit: Verdict['unit']): string {
   return `${(Math.round(n * 10_000) / 100).toString()} %`;
 }
 
-/** The three-way rule: wholly above the tolerance fails, wholly below passes. */
-export function verdictOf(interval: Bounds, tolerance: number): VerdictName {
+/** The three-way rule: the fail interval wholly above the tolerance fails, the pass interval wholly below passes. */
+export function verdictOf(interval: Bounds, tolerance: number, passInterval: Bounds = interval): VerdictName {
   if (interval.low > tolerance) return 'fail';
-  if (interval.high !== null && interval.high < tolerance) return 'pass';
+  if (passInterval.high !== null && passInterval.high < tolerance) return 'pass';
   return 'inconclusive';
 }
 
@@ -70,22 +76,28 @@ export function sidesText(c: Pick<Verdict, 'sides'>): string {
     .join(', ');
 }
 
-function whyOf(v: VerdictName, interval: Bounds, tolerance: number, unit: Verdict['unit']): string {
-  const range = `[${shown(interval.low, unit)}, ${shown(interval.high, unit)}]`;
-  if (v === 'fail') return `the interval ${range} lies wholly above the tolerance ${shown(tolerance, unit)}`;
-  if (v === 'pass') return `the interval ${range} lies wholly below the tolerance ${shown(tolerance, unit)}`;
-  return `the interval ${range} holds the tolerance ${shown(tolerance, unit)}: more requests will decide`;
+function whyOf(v: VerdictName, interval: Bounds, passInterval: Bounds, tolerance: number, unit: Verdict['unit']): string {
+  const range = (b: Bounds) => `[${shown(b.low, unit)}, ${shown(b.high, unit)}]`;
+  if (v === 'fail') return `the interval ${range(interval)} lies wholly above the tolerance ${shown(tolerance, unit)}`;
+  if (v === 'pass') return `the pass interval ${range(passInterval)} lies wholly below the tolerance ${shown(tolerance, unit)}`;
+  const both = range(interval) === range(passInterval) ? range(interval) : `${range(interval)} (pass interval ${range(passInterval)})`;
+  return `the interval ${both} holds the tolerance ${shown(tolerance, unit)}: more requests will decide`;
 }
 
 interface Common {
   measure: string;
   tolerance: number;
   minimum: number;
+  /** the level a fail is judged at */
   level: Level;
+  /** the level a pass is judged at (default: `level`) */
+  passLevel?: Level | undefined;
   look: number | null;
 }
 
-function short(base: Omit<Verdict, 'verdict' | 'why' | 'estimate' | 'interval' | 'level'>, sides: readonly SideFigures[]): Verdict | undefined {
+type Base = Omit<Verdict, 'verdict' | 'why' | 'estimate' | 'interval' | 'level' | 'passInterval' | 'passLevel'>;
+
+function short(base: Base, sides: readonly SideFigures[]): Verdict | undefined {
   const lacking = sides.find((s) => s.count < base.minimum);
   if (!lacking) return undefined;
   return {
@@ -94,14 +106,29 @@ function short(base: Omit<Verdict, 'verdict' | 'why' | 'estimate' | 'interval' |
     estimate: null,
     interval: null,
     level: null,
+    passInterval: null,
+    passLevel: null,
     why: `${lacking.count} of the ${base.minimum} ${lacking.side} needed (the minimum per side)`,
   };
 }
 
-function decided(base: Omit<Verdict, 'verdict' | 'why' | 'interval' | 'level'>, interval: Bounds, level: Level): Verdict {
-  const rounded = { low: round(interval.low), high: interval.high === null ? null : round(interval.high) };
-  const verdict = verdictOf(interval, base.tolerance);
-  return { ...base, verdict, interval: rounded, level: round(level.confidence), why: whyOf(verdict, rounded, base.tolerance, base.unit) };
+const rounded = (b: Bounds): Bounds => ({ low: round(b.low), high: b.high === null ? null : round(b.high) });
+
+/** The verdict of an interval built at each level (`at(level)`): the fail's at `level`, the pass's at `passLevel`. */
+function decided(base: Base & { estimate: number | null }, at: (level: Level) => Bounds, level: Level, passLevel: Level = level): Verdict {
+  const interval = at(level);
+  const passInterval = passLevel === level ? interval : at(passLevel);
+  const verdict = verdictOf(interval, base.tolerance, passInterval);
+  const [i, p] = [rounded(interval), rounded(passInterval)];
+  return {
+    ...base,
+    verdict,
+    interval: i,
+    level: round(level.confidence),
+    passInterval: p,
+    passLevel: round(passLevel.confidence),
+    why: whyOf(verdict, i, p, base.tolerance, base.unit),
+  };
 }
 
 const figures = (side: string, count: number, events: number): SideFigures => ({
@@ -115,7 +142,9 @@ const figures = (side: string, count: number, events: number): SideFigures => ({
 export function rateVerdict(c: Common & { side: { side: string; count: number; events: number } }): Verdict {
   const sides = [figures(c.side.side, c.side.count, c.side.events)];
   const base = { measure: c.measure, unit: 'share' as const, sides, tolerance: c.tolerance, minimum: c.minimum, method: METHODS.rate, look: c.look };
-  return short(base, sides) ?? decided({ ...base, estimate: sides[0]?.estimate ?? null }, wilson(c.side.events, c.side.count, c.level.z), c.level);
+  return (
+    short(base, sides) ?? decided({ ...base, estimate: sides[0]?.estimate ?? null }, (l) => wilson(c.side.events, c.side.count, l.z), c.level, c.passLevel)
+  );
 }
 
 /** The difference of two shares (a − b: native errors against translated ones) against a tolerance. */
@@ -125,7 +154,7 @@ export function rateIncreaseVerdict(
   const sides = [figures(c.a.side, c.a.count, c.a.events), figures(c.b.side, c.b.count, c.b.events)];
   const base = { measure: c.measure, unit: 'share' as const, sides, tolerance: c.tolerance, minimum: c.minimum, method: METHODS.rateIncrease, look: c.look };
   const estimate = round(c.a.events / Math.max(1, c.a.count) - c.b.events / Math.max(1, c.b.count));
-  return short(base, sides) ?? decided({ ...base, estimate }, newcombe(c.a, c.b, c.level.z), c.level);
+  return short(base, sides) ?? decided({ ...base, estimate }, (l) => newcombe(c.a, c.b, l.z), c.level, c.passLevel);
 }
 
 /**
@@ -148,15 +177,14 @@ export function quantileRatioVerdict(
   if (lacking) return lacking;
   const [qa, qb] = [sides[0]?.estimate ?? null, sides[1]?.estimate ?? null];
   const estimate = qa !== null && qb !== null && qb > 0 ? round(qa / qb) : null;
-  // each quantile at α/2: both hold with 1 − α
-  const zHalf = halfAlphaZ(c.level);
-  const a = quantileInterval(c.a.buckets, c.q, zHalf);
-  const b = quantileInterval(c.b.buckets, c.q, zHalf);
-  const interval: Bounds = {
-    low: b.high === null || b.high === 0 ? 0 : a.low / b.high,
-    high: a.high === null || b.low === 0 ? null : a.high / b.low,
+  const ratio = (level: Level): Bounds => {
+    // each quantile at α/2: both hold with 1 − α
+    const zHalf = halfAlphaZ(level);
+    const a = quantileInterval(c.a.buckets, c.q, zHalf);
+    const b = quantileInterval(c.b.buckets, c.q, zHalf);
+    return { low: b.high === null || b.high === 0 ? 0 : a.low / b.high, high: a.high === null || b.low === 0 ? null : a.high / b.low };
   };
-  return decided({ ...base, estimate }, interval, c.level);
+  return decided({ ...base, estimate }, ratio, c.level, c.passLevel);
 }
 
 function halfAlphaZ(level: Level): number {

@@ -155,7 +155,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a real browser', () => {
       // each check's latest verdict with its numbers
       const check = groups.locator('ul.checks li[data-check="maxErrorRateIncrease"]');
       expect(await check.innerText()).toMatch(
-        /^maxErrorRateIncrease inconclusive: native error rate − translated error rate 0 % in \[-\d+(\.\d+)? %, \d+(\.\d+)? %\] at \d+(\.\d+)? %, tolerance 0\.5 %\nnative requests: \d+ of \d+ \(0 %\), translated requests: \d+ of \d+ \(0 %\)$/,
+        /^maxErrorRateIncrease inconclusive: native error rate − translated error rate 0 %; fail judged on \[-\d+(\.\d+)? %, \d+(\.\d+)? %\] at \d+(\.\d+)? % \(look \d+\); pass judged on \[-\d+(\.\d+)? %, \d+(\.\d+)? %\] at 98 %; tolerance 0\.5 %\nNewcombe hybrid score interval: native requests: \d+ of \d+ \(0 %\), translated requests: \d+ of \d+ \(0 %\)$/,
       );
       // the intervals, drawn: error rate and p99 of both sides, diff rate
       expect(await groups.locator('figure[data-chart="p99 latency"] polyline').count()).toBe(2);
