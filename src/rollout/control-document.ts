@@ -41,7 +41,8 @@ export interface PendingApproval {
 
 /**
  * The rollout's control state: the same for every replica of a fleet (one document in Redis), and
- * changed only by the control reducer. Keyed by route: `resource|op,op` as the file names them.
+ * changed only by the control reducer. Keyed by route: `resource|op,op`, its operations in
+ * alphabetical order whatever order the file names them in (`routeKey`).
  */
 export interface ControlDoc {
   config: PublishedConfig | null;
@@ -51,6 +52,12 @@ export interface ControlDoc {
   approvals: Readonly<Record<string, PendingApproval>>;
   /** the diff report's last reset by an operator: every replica's report begins again from it */
   diffReset: DiffReset | null;
+  /**
+   * What each route's callers are bucketed by, where it is not the route's key: a route a file named
+   * in another order before keys were ordered keeps its callers where they were. Absent: a document
+   * written before then, whose routes still bucket by the order the file names them in.
+   */
+  bucketKeys?: Readonly<Record<string, string>> | undefined;
 }
 
 /** When an operator reset the diff report, and who. */
@@ -59,7 +66,7 @@ export interface DiffReset {
   actor: string;
 }
 
-export const EMPTY_DOC: ControlDoc = { config: null, kill: null, rollbacks: {}, progress: {}, approvals: {}, diffReset: null };
+export const EMPTY_DOC: ControlDoc = { config: null, kill: null, rollbacks: {}, progress: {}, approvals: {}, diffReset: null, bucketKeys: {} };
 
 const record = (v: unknown): Record<string, never> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, never>) : {});
 
@@ -77,11 +84,37 @@ export function parseControlDoc(text: string): ControlDoc {
   return {
     config: typeof config.text === 'string' && typeof config.digest === 'string' ? (config as unknown as PublishedConfig) : null,
     kill: typeof kill.on === 'boolean' ? (kill as unknown as KillState) : null,
-    rollbacks: record(raw.rollbacks),
-    progress: record(raw.progress),
-    approvals: record(raw.approvals),
+    rollbacks: byRouteKey(record(raw.rollbacks)),
+    progress: byRouteKey(record(raw.progress)),
+    approvals: byRouteKey(record(raw.approvals)),
     diffReset: typeof reset.at === 'number' && typeof reset.actor === 'string' ? (reset as unknown as DiffReset) : null,
+    bucketKeys: raw.bucketKeys === undefined ? undefined : (record(raw.bucketKeys) as Record<string, string>),
   };
+}
+
+/**
+ * A stored map of routes under their keys as `routeKey` makes them: one stored under a key of the
+ * order a file named its operations in is carried over (the next write keeps it so, once); a route
+ * stored under both keeps the ordered one's entry.
+ */
+function byRouteKey<T>(stored: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, value] of Object.entries(stored)) {
+    const ordered = orderedKey(key);
+    if (ordered === key || !(ordered in stored)) out[ordered] = value;
+  }
+  return out;
+}
+
+/** A key with its operations in alphabetical order. */
+function orderedKey(key: string): string {
+  const { resource, operations } = routeOfKey(key);
+  return routeKey(resource, operations);
+}
+
+/** The key a route was stored and bucketed under before keys were ordered: its operations in the file's order. */
+export function fileOrderKey(resource: string, operations: readonly string[]): string {
+  return `${resource}|${operations.join(',')}`;
 }
 
 /** Who made a change: an operator's name, or one of the automatic actors. */
@@ -117,6 +150,35 @@ export function sameOperations(a: readonly string[], b: readonly string[]): bool
   return [...a].sort().join(',') === [...b].sort().join(',');
 }
 
+/** A route's key: its resource and operations, in alphabetical order (`[list, get]` and `[get, list]` are one route). */
 export function routeKey(resource: string, operations: readonly string[]): string {
-  return `${resource}|${operations.join(',')}`;
+  return `${resource}|${[...operations].sort().join(',')}`;
+}
+
+/**
+ * The bucket keys a configuration is published with: the document's own, for the routes still in
+ * it; for a document of before keys were ordered, each route's key in the order the configuration
+ * then in force named it, so no caller moves when keys become ordered or the file is reordered.
+ */
+export function bucketKeysFor(
+  doc: ControlDoc,
+  inForce: readonly { resource: string; operations: readonly string[] }[],
+  keys: ReadonlySet<string>,
+): Record<string, string> {
+  const given: Record<string, string> = { ...(doc.bucketKeys ?? {}) };
+  if (doc.bucketKeys === undefined) {
+    for (const r of inForce) {
+      const legacy = fileOrderKey(r.resource, r.operations);
+      const key = routeKey(r.resource, r.operations);
+      if (legacy !== key) given[key] = legacy;
+    }
+  }
+  return Object.fromEntries(Object.entries(given).filter(([k]) => keys.has(k)));
+}
+
+/** What a route's callers are bucketed by now. */
+export function bucketKeyOf(doc: ControlDoc, route: { resource: string; operations: readonly string[] }): string {
+  const key = routeKey(route.resource, route.operations);
+  if (doc.bucketKeys === undefined) return fileOrderKey(route.resource, route.operations);
+  return doc.bucketKeys[key] ?? key;
 }

@@ -5,6 +5,7 @@ import {
   type PendingApproval,
   type Rollback,
   routeKey,
+  bucketKeysFor,
   routeOfKey,
   sameOperations,
 } from './control-document.js';
@@ -21,6 +22,7 @@ import {
   type Schedule,
   scheduleOf,
   shareOf,
+  shownState,
   startProgress,
 } from './route-progress.js';
 
@@ -69,7 +71,7 @@ export function scheduleOfRoute(route: RolloutRoute): Schedule | undefined {
 }
 
 function progressView(p: RouteProgress | undefined, schedule: Schedule): Record<string, unknown> {
-  return { state: p?.state ?? 'shadowing', step: (p?.step ?? 0) + 1, native: shareOf(schedule, p).native };
+  return { state: shownState(p), step: (p?.step ?? 0) + 1, native: shareOf(schedule, p).native };
 }
 
 /** What an automatic transition of a progressive route was, as the audit names it. */
@@ -77,7 +79,7 @@ function actionOf(e: ProgressEvent): string {
   if (e.to.state === 'aborted') return 'route.abort';
   if (e.to.step !== e.from.step) return 'route.promote';
   // the analysis holds a step only while it waits for a verdict (an operator's pause is a command)
-  if (e.to.state === 'paused') return 'route.wait';
+  if (e.to.state === 'waiting') return 'route.wait';
   return 'route.resume';
 }
 
@@ -139,6 +141,7 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
         progress,
         approvals,
         diffReset: doc.diffReset,
+        bucketKeys: bucketKeysFor(doc, ctx.config.routes, keys),
       };
       const record = audit(event.actor, 'config.published', null, {
         before: doc.config ? { digest: doc.config.digest, killSwitch: ctx.config.killSwitch } : null,
@@ -196,7 +199,7 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
       const next = afterInterval(schedule, p, { index: event.index, endedAt: event.endedAt }, tallyOf(event.counts), ctx.now);
       const records = next.events.map((e) =>
         audit('analysis', actionOf(e), event.key, {
-          before: progressView({ ...p, state: e.from.state, step: e.from.step }, schedule),
+          before: progressView(p, schedule),
           after: progressView(next.progress, schedule),
           reason: e.reason,
           figures: e.figures ? intervalView(e.figures) : null,

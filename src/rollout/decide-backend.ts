@@ -77,6 +77,6 @@ export function decideBackend(s: RolloutSnapshot, input: DecisionInput, ctx: Dec
     return decision(forced, route, 'override', false);
   }
   if (!route) return decision('translate', route, 'no-route');
-  const bucket = bucketOf(s.config.salt, route.key, stickyKeyOf(s.config.stickyBy, input.headers));
+  const bucket = bucketOf(s.config.salt, route.bucketKey, stickyKeyOf(s.config.stickyBy, input.headers));
   return decision(inNativeShare(bucket, route.share.native) ? 'native' : 'translate', route, 'bucket');
 }

@@ -1,5 +1,5 @@
 import type { ControlHead } from '../stores/control-store.js';
-import { type ControlDoc, EMPTY_DOC, type PendingApproval, type Rollback, routeKey } from './control-document.js';
+import { bucketKeyOf, type ControlDoc, EMPTY_DOC, type PendingApproval, type Rollback, routeKey } from './control-document.js';
 import { scheduleOfRoute } from './control-reducer.js';
 import { NO_ROLLOUT, type Operation, type RolloutConfig, type RolloutRoute } from './rollout-config.js';
 import { fitToSchedule, type RouteProgress, type Schedule, shareOf } from './route-progress.js';
@@ -23,6 +23,8 @@ export interface LocalSource {
 /** One route as a request sees it. */
 export interface RouteSnapshot {
   readonly key: string;
+  /** what its callers are bucketed by (its key, unless the document keeps an older one) */
+  readonly bucketKey: string;
   readonly route: RolloutRoute;
   /** a progressive route's steps and analysis */
   readonly schedule: Schedule | undefined;
@@ -73,7 +75,7 @@ function routesOf(config: RolloutConfig, doc: ControlDoc, local: LocalSource): R
     const alone = local.rollbacks[key];
     const rollback =
       alone !== undefined && alone > (fleet?.until ?? 0) ? { until: alone, count: (fleet?.count ?? 0) + 1, at: alone, why: 'this replica alone' } : fleet;
-    return { key, route, schedule, share, rollback, progress, approval: doc.approvals[key] };
+    return { key, bucketKey: bucketKeyOf(doc, route), route, schedule, share, rollback, progress, approval: doc.approvals[key] };
   });
 }
 

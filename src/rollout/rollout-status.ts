@@ -3,7 +3,7 @@ import type { FleetSyncStatus } from './fleet-sync.js';
 import { durationMs } from './rollout-config.js';
 import { type RolloutSnapshot, type RouteSnapshot, rolledBackAt } from './rollout-snapshot.js';
 import type { Served } from './rollout-traffic.js';
-import { intervalView, latestChecks } from './route-progress.js';
+import { intervalView, latestChecks, shownState } from './route-progress.js';
 
 /** What a replica adds to its snapshot for `GET /admin/rollout`. */
 export interface StatusExtras {
@@ -59,7 +59,7 @@ function routeStatus(s: RolloutSnapshot, r: RouteSnapshot, x: StatusExtras): Rec
     progress: r.schedule
       ? {
           // held by the analysis until it can decide: waiting, not an operator's pause
-          state: p?.pausedBy === 'inconclusive' ? 'waiting' : (p?.state ?? 'shadowing'),
+          state: shownState(p),
           step: (p?.step ?? 0) + 1,
           steps: r.schedule.steps.length,
           stepStartedAt: iso(p?.stepStartedAt),

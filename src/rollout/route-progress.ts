@@ -71,10 +71,22 @@ export interface RouteProgress {
   history: IntervalResult[];
 }
 
+/**
+ * A route's state by its one name, wherever it is shown (status, log, audit, console, webhook,
+ * metrics): a step the analysis holds while it waits for a verdict is `waiting`; `paused` is an
+ * operator's pause only.
+ */
+export type ShownState = ProgressState | 'waiting';
+
+export function shownState(p: Pick<RouteProgress, 'state' | 'pausedBy'> | undefined): ShownState {
+  if (!p) return 'shadowing';
+  return p.state === 'paused' && p.pausedBy === 'inconclusive' ? 'waiting' : p.state;
+}
+
 /** A state change or a step, as logged and sent to the webhook. */
 export interface ProgressEvent {
-  from: { state: ProgressState; step: number };
-  to: { state: ProgressState; step: number };
+  from: { state: ShownState; step: number };
+  to: { state: ShownState; step: number };
   reason: string;
   by: string;
   at: number;
@@ -211,8 +223,9 @@ export function latestChecks(p: RouteProgress | undefined): CheckResult[] {
 }
 
 function changed(before: RouteProgress, after: RouteProgress, reason: string, by: string, now: number, figures: IntervalResult | null): ProgressEvent[] {
-  if (before.state === after.state && before.step === after.step) return [];
-  return [{ from: { state: before.state, step: before.step }, to: { state: after.state, step: after.step }, reason, by, at: now, figures }];
+  const [from, to] = [shownState(before), shownState(after)];
+  if (from === to && before.step === after.step) return [];
+  return [{ from: { state: from, step: before.step }, to: { state: to, step: after.step }, reason, by, at: now, figures }];
 }
 
 function abort(p: RouteProgress, reason: string, now: number, figures: IntervalResult | null): RouteProgress {

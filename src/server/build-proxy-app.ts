@@ -30,6 +30,7 @@ import { AdminOperators } from '../auth/admin-operators.js';
 import { DEFAULT_FILE_BOUNDS, RolloutFileReader } from '../rollout/rollout-file-reader.js';
 import { RolloutFileError } from '../rollout/rollout-file-source.js';
 import { rolledBackAt } from '../rollout/rollout-snapshot.js';
+import { shownState } from '../rollout/route-progress.js';
 import { drifted } from '../rollout/rollout-status.js';
 import { startRollout } from '../rollout/start-rollout.js';
 import { DiffBook, REPORT_JUDGEMENT, type ReportWindow, type RouteDelta, reportOf } from '../shadow/diff-book.js';
@@ -355,7 +356,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
         .map((r) => ({
           resource: r.route.resource,
           operations: r.route.operations.join(','),
-          state: r.progress?.state ?? 'shadowing',
+          state: shownState(r.progress),
           step: (r.progress?.step ?? 0) + 1,
           native: r.share.native,
         })),

@@ -157,7 +157,7 @@ describe('progressive rollout: the state machine over a test clock', () => {
     expect(errors?.sides).toEqual([{ side: 'native requests', count: 2040, events: 200, estimate: 0.098039 }]);
     expect((errors?.interval?.low ?? 0) > 0.05 && (errors?.interval?.high ?? 0) > 0.098).toBe(true);
     expect(r.p).toMatchObject({ state: 'progressing', failures: 1, pausedBy: null });
-    expect(path(r.events)).toEqual(['progressing@2', 'paused@2', 'progressing@2']);
+    expect(path(r.events)).toEqual(['progressing@2', 'waiting@2', 'progressing@2']);
   });
 
   it('failureLimit failing looks in a row abort with the reason and the numbers; an abort never resumes by itself', () => {
