@@ -129,12 +129,12 @@ export const ERRORS = {
   REQUEST_CANCELLED: e(
     GrpcCode.CANCELLED,
     'the client cancelled the request',
-    'The client closed its connection or reset its stream before the answer: the v1 and native calls of the request stop, and it is logged so (nobody reads the answer).',
+    'The client closed its connection or reset its stream before the answer (in the middle of its message too): its reads under way stop, no call starts after, and it is counted and logged as cancelled, against neither side (nobody reads the answer).',
   ),
   CLIENT_DEADLINE_EXCEEDED: e(
     GrpcCode.DEADLINE_EXCEEDED,
     'the deadline the client set (grpc-timeout) passed',
-    "A gRPC call's own deadline passed before its answer: its v1 and native calls stop.",
+    "A gRPC, gRPC-Web or Connect call's own deadline (grpc-timeout, connect-timeout-ms) passed before its answer: answered then, whichever side serves it; its reads under way stop (a write already sent finishes), counted as a deadline, against neither side.",
   ),
   SHUTTING_DOWN: e(
     GrpcCode.UNAVAILABLE,

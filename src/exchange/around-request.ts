@@ -34,6 +34,7 @@ export const traced: Interceptor = afterAnswer((call) => {
   call.traced?.end({
     status: call.status,
     grpcCode: call.grpcCode,
+    outcome: call.outcome,
     attributes: call.exchanged ? { 'v2proxy.side': call.side, 'v2proxy.decision': call.rule, 'v2proxy.resource': call.resource } : undefined,
   });
 });
@@ -44,14 +45,24 @@ const seconds = (call: RequestCall) => (performance.now() - call.startedAt) / 10
 export const counted = (metrics: ProxyMetrics): Interceptor =>
   afterAnswer((call) => {
     if (call.way === undefined) return;
-    metrics.served(call.way, call.resource, call.operation, call.side as string, call.status, seconds(call), call.rule);
+    metrics.served(call.way, call.resource, call.operation, call.reached ? (call.side as string) : 'none', call.status, call.outcome, seconds(call), call.rule);
   });
 
-/** An answer the pipeline made feeds the rollout's analysis (errors, latency) of its route. */
+/**
+ * An answer the pipeline made feeds the rollout (the guard, the analysis, the fleet's figures) by
+ * its outcome, timed without what was no side's work (a verified write's pre-read).
+ */
 export const fed = (rollout: RolloutTraffic): Interceptor =>
   afterAnswer((call) => {
     if (call.exchanged)
-      rollout.answered(call.decision, call.resource, call.operation, call.side === 'native' ? 'native' : 'translate', call.status >= 500, seconds(call));
+      rollout.answered(
+        call.decision,
+        call.resource,
+        call.operation,
+        call.side === 'native' ? 'native' : 'translate',
+        call.outcome,
+        seconds(call) - call.offClockMs / 1000,
+      );
   });
 
 /** A v2 read, as the record file keeps it (a read an operator forced to a side is marked: it is nobody's evidence). */

@@ -1,5 +1,8 @@
 import { ATTR_HTTP_ROUTE, ATTR_RPC_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
-import type { ApiError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/error-registry.js';
+import { abortReason } from '../upstream/abort-reason.js';
+import { stopOf } from '../errors/request-outcome.js';
 import { toApiError } from '../errors/to-api-error.js';
 import { GrpcCode } from '../errors/grpc-codes.js';
 import type { Json } from '../json/json-path.js';
@@ -32,13 +35,13 @@ export type Served<N> = { side: 'translate'; value: Json | JsonText } | { side: 
 
 /**
  * What a front door adds to the pipeline: how its requests reach the native backend (REST as
- * REST, gRPC as gRPC), which native answers are failures, and how an answer of either side reads
- * to the shadow comparator (REST JSON, or proto JSON for gRPC).
+ * REST, gRPC as gRPC), and how an answer of either side reads to the shadow comparator (REST JSON,
+ * or proto JSON for gRPC). Whether an answer failed is its outcome's business, read from the
+ * status the door renders it with.
  */
 export interface Door<W, N> {
   readonly protocol: Protocol;
   native(ex: Exchange<W>, origin: RequestOrigin): Promise<N>;
-  nativeFailed(answer: N): boolean;
   /** a native create's answer as the created resource in v2 JSON (undefined: it created nothing) */
   created(ex: Exchange<W>, answer: N): Json | undefined;
   comparable(ex: Exchange<W>, answer: Served<N> | ApiError): ComparedAnswer;
@@ -133,20 +136,26 @@ export class ExchangePipeline {
     let rendered: Rendered = { status: 500, grpcCode: ex.protocol === 'grpc' ? GrpcCode.INTERNAL : undefined };
     try {
       result = await this.answer(ex, door);
+      // a request stopped (its client gone, its deadline passed, the drain) is answered so at once
+      const stop = result instanceof ApiError ? stopOf(result.entry) : undefined;
+      if (stop) call.stop(stop);
       rendered = render(result);
     } finally {
       this.gate.leave();
       call.status = rendered.status;
       call.grpcCode = rendered.grpcCode;
       const answered = result;
-      // (an error made only when a render threw: an Error per request costs its stack)
-      if (ex.shadow) this.submitShadow(ex, door, () => answered ?? toApiError(new Error('the answer could not be rendered')));
+      // a stopped request's answer is no side's: nothing to compare it with
+      if (ex.shadow && !call.stopped) this.submitShadow(ex, door, () => answered ?? toApiError(new Error('the answer could not be rendered')));
       if (this.writes.planned(ex.operation)) this.writes.answered(ex, door, answered, rendered.status);
     }
   }
 
   /** Decides the side and serves the exchange there. */
   async serve<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
+    // authentication first, as the service does, and before any side is chosen: an anonymous
+    // request learns nothing of its input's faults and is evidence about neither side
+    if (!ex.origin.authorization) throw apiError('NO_CREDENTIALS');
     const { rollout } = this.deps;
     const token = ex.pageToken;
     const decision = rollout.decide({
@@ -180,19 +189,14 @@ export class ExchangePipeline {
     return this.serveOn(ex, door);
   }
 
-  /** Serves the exchange on the side decided. */
+  /**
+   * Serves the exchange on the side decided. How it went is the request's outcome, classified once
+   * it is answered (`request-outcome.ts`): the guard and the analysis read it there.
+   */
   private async serveOn<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
+    ex.call.reached = true;
     if (ex.side === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
-    const { rollout } = this.deps;
-    let answer: N;
-    try {
-      answer = await door.native(ex, ex.origin);
-    } catch (err) {
-      rollout.native(ex.decision, true);
-      throw err;
-    }
-    rollout.native(ex.decision, door.nativeFailed(answer));
-    return { side: 'native', value: answer };
+    return { side: 'native', value: await door.native(ex, ex.origin) };
   }
 
   /** Whether the caller of `ex` sees the resource `uid` on `side` (a keyed create's retry with another token). */
@@ -217,14 +221,25 @@ export class ExchangePipeline {
    * `serve`, with whatever it throws as the registry's error, which the door renders; an error that
    * is a bug (INTERNAL) is also the request's failure, logged with it.
    */
-  private async answer<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N> | ApiError> {
-    try {
-      return await this.serve(ex, door);
-    } catch (err) {
+  private answer<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N> | ApiError> {
+    const { signal } = ex.origin;
+    if (signal?.aborted) return Promise.resolve(abortReason(signal));
+    const served = this.serve(ex, door).then(undefined, (err: unknown) => {
       const error = toApiError(err);
       if (error.code === GrpcCode.INTERNAL) ex.call.failure ??= err;
       return error;
-    }
+    });
+    if (!signal) return served;
+    // the request's life ends first (its client gone, its deadline, the drain's time): answered
+    // so then, whatever its work still waits on (a write already sent finishes, and is recorded)
+    return new Promise((resolve) => {
+      const stopped = () => resolve(abortReason(signal));
+      signal.addEventListener('abort', stopped, { once: true });
+      void served.then((result) => {
+        signal.removeEventListener('abort', stopped);
+        resolve(result);
+      });
+    });
   }
 
   /** The translation side of an exchange, for a caller (the client's request, or a shadow read). */

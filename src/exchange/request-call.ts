@@ -3,6 +3,7 @@ import type { TracedRequest } from '../telemetry/traced-request.js';
 import type { Work } from './around-request.js';
 import { BACKEND_HEADER, type Protocol, type Side } from './exchange.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import { type Outcome, outcomeOf, STOPPED, type Stop } from '../errors/request-outcome.js';
 
 /** The way a request came in that is counted: a v2 door (REST, gRPC) or the v1 passthrough. */
 export type Way = Protocol | 'v1';
@@ -44,6 +45,14 @@ export class RequestCall {
   readUrl: (() => string) | undefined = undefined;
   /** its server span, when traced */
   traced: TracedRequest | undefined = undefined;
+  /** a side (v1, the translation, the native backend) was asked: a request refused before is nobody's */
+  reached = false;
+  /** stopped before its answer (the client left, its deadline passed, the drain): the first stop says */
+  stopped: Stop | undefined = undefined;
+  /** how it ended, decided once as it ends (`request-outcome.ts`): what everything around it reads */
+  outcome: Outcome = 'answered';
+  /** time on its path that is no side's own (a verified write's pre-read), ms: left out of its timing as the analysis sees it */
+  offClockMs = 0;
   /** a bug met on the way (answered INTERNAL): logged with the request */
   failure: unknown = undefined;
   /** the transport failed under the answer */
@@ -78,6 +87,13 @@ export class RequestCall {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    const stop = this.stopped;
+    if (stop) {
+      // the same event, the same count, whichever door: 499 / CANCELLED, 504 / DEADLINE_EXCEEDED, 503 / UNAVAILABLE
+      this.status = STOPPED[stop].status;
+      if (this.way === 'grpc' || this.grpcCode !== undefined) this.grpcCode = STOPPED[stop].grpcCode;
+    }
+    this.outcome = outcomeOf(this);
     const parts = this.afterParts;
     for (let i = parts.length - 1; i >= 0; i -= 1) {
       try {
@@ -86,6 +102,11 @@ export class RequestCall {
         this.failure ??= err;
       }
     }
+  }
+
+  /** It stopped before its answer (the first stop is the one counted). */
+  stop(why: Stop): void {
+    this.stopped ??= why;
   }
 
   /** The way it came in, once known (a fastify route says it after the request was opened). */

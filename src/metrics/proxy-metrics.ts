@@ -1,3 +1,4 @@
+import { type Outcome, outcomeOf, STOPPED, type Stop } from '../errors/request-outcome.js';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -8,8 +9,8 @@ export class ProxyMetrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'v2proxy_requests_total',
-    help: 'v2 requests served, by front door (rest, grpc), resource, operation, backend, HTTP status (for gRPC, the status its code stands for) and the rollout rule that chose the backend (override: an operator forced it; counted nowhere else)',
-    labelNames: ['protocol', 'resource', 'operation', 'backend', 'status', 'decision'] as const,
+    help: 'v2 and v1 requests, by way in (rest, grpc, v1), resource, operation, backend (none: refused before any side), HTTP status (for gRPC, the status its code stands for; 499: the client left first), outcome (answered, client_error, backend_failure, cancelled, deadline, shutdown, refused) and the rollout rule that chose the backend (override: an operator forced it; counted nowhere else)',
+    labelNames: ['protocol', 'resource', 'operation', 'backend', 'status', 'outcome', 'decision'] as const,
     registers: [this.registry],
   });
   readonly duration = new Histogram({
@@ -21,8 +22,8 @@ export class ProxyMetrics {
   });
   readonly upstream = new Counter({
     name: 'v2proxy_upstream_requests_total',
-    help: 'calls to the backends (v1, or the native v2), by HTTP status (error: no answer)',
-    labelNames: ['upstream', 'status'] as const,
+    help: 'calls to the backends (v1, or the native v2), by HTTP status (error: no answer) and outcome (answered, client_error, backend_failure; cancelled, deadline, shutdown: its request stopped it)',
+    labelNames: ['upstream', 'status', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly rollbacks = new Counter({
@@ -115,7 +116,7 @@ export class ProxyMetrics {
   }): void {
     new Gauge({
       name: 'v2proxy_rollout_state',
-      help: 'each progressive route: 1 for the state it is in (shadowing, progressing, paused, promoted, aborted)',
+      help: 'each progressive route: 1 for the state it is in (shadowing, progressing, waiting: the analysis holds the step, paused: an operator did, promoted, aborted)',
       labelNames: ['resource', 'operations', 'state'] as const,
       registers: [this.registry],
       collect() {
@@ -190,12 +191,12 @@ export class ProxyMetrics {
   }
 
   /** One v2 request answered: counted by status and the rule that chose its backend, timed. */
-  served(protocol: string, resource: string, operation: string, backend: string, status: number, seconds: number, decision: string): void {
-    const key = `${protocol}|${resource}|${operation}|${backend}|${status}|${decision}`;
+  served(protocol: string, resource: string, operation: string, backend: string, status: number, outcome: Outcome, seconds: number, decision: string): void {
+    const key = `${protocol}|${resource}|${operation}|${backend}|${status}|${outcome}|${decision}`;
     let one = this.series.get(key);
     if (!one) {
       const labels = { protocol, resource, operation, backend };
-      one = { count: this.requests.labels({ ...labels, status: String(status), decision }), time: this.duration.labels(labels) };
+      one = { count: this.requests.labels({ ...labels, status: String(status), outcome, decision }), time: this.duration.labels(labels) };
       this.series.set(key, one);
     }
     one.count.inc();
@@ -203,7 +204,12 @@ export class ProxyMetrics {
   }
 
   /** An observer for one upstream client's answers. */
-  upstreamObserver(upstream: 'v1' | 'v2'): (status: number | 'error') => void {
-    return (status) => this.upstream.inc({ upstream, status: String(status) });
+  upstreamObserver(upstream: 'v1' | 'v2'): (status: number | 'error' | Stop) => void {
+    return (status) => {
+      if (typeof status === 'number')
+        this.upstream.inc({ upstream, status: String(status), outcome: outcomeOf({ status, reached: true, stopped: undefined }) });
+      else if (status === 'error') this.upstream.inc({ upstream, status, outcome: 'backend_failure' });
+      else this.upstream.inc({ upstream, status: String(STOPPED[status].status), outcome: status });
+    };
   }
 }

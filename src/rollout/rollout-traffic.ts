@@ -1,3 +1,4 @@
+import { evidenceOf, type Outcome } from '../errors/request-outcome.js';
 import type { ControlPlane } from './control-plane.js';
 import { type Backend, type Decision, type DecisionInput, decideBackend } from './decide-backend.js';
 import type { FleetTraffic } from './fleet-traffic.js';
@@ -49,17 +50,20 @@ export class RolloutTraffic {
     return d;
   }
 
-  /** A native answer of a decided request (5xx or none: failed). */
-  native(d: Decision | undefined, failed: boolean): void {
-    if (d?.route && d.evidence) this.deps.guard.native(d.route, failed);
-  }
-
-  /** A v2 request answered, how and how fast: the fleet's traffic figures, and a progressive route's analysis. */
-  answered(d: Decision | undefined, resource: string, operation: string, side: Backend, failed: boolean, seconds: number): void {
+  /**
+   * A v2 request ended, with its one outcome and the time its side took: the fleet's traffic
+   * figures count what a side answered; the guard (native) and a progressive route's analysis count
+   * only evidence: a side's answer for it, a backend's failure against it, nothing else.
+   */
+  answered(d: Decision | undefined, resource: string, operation: string, side: Backend, outcome: Outcome, seconds: number): void {
+    const evidence = evidenceOf(outcome);
+    if (evidence === undefined && outcome !== 'client_error') return;
+    const failed = evidence === 'bad';
     this.deps.fleetTraffic.count(resource, operation, side, failed, seconds * 1000);
     const route = d?.route;
-    if (!route?.schedule || !d?.evidence) return;
-    this.deps.runner.served({ key: route.key, schedule: route.schedule, progress: route.progress }, side, failed, seconds * 1000);
+    if (evidence === undefined || !route || !d?.evidence) return;
+    if (side === 'native') this.deps.guard.native(route, failed);
+    if (route.schedule) this.deps.runner.served({ key: route.key, schedule: route.schedule, progress: route.progress }, side, failed, seconds * 1000);
   }
 
   /** A shadow read of a decided request compared: the analysis counts it, the guard its reported difference. */

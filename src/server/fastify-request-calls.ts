@@ -36,6 +36,8 @@ export class FastifyRequestCalls extends LogController {
       // a client gone before the answer was out is counted and logged all the same (fastify says
       // nothing of it): once the answer is rendered, which may come after the close
       reply.raw.once('close', () => {
+        // closed before its answer was out, and not by the proxy breaking it off: the client left
+        if (!reply.raw.writableFinished && call.broken === undefined) call.stop('cancelled');
         if (call.rendered) this.complete(req, reply, undefined);
       });
       done();

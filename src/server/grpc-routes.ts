@@ -22,7 +22,7 @@ import type { CompiledResource } from '../mapping/compiled-resource.js';
 import { jsonValueOf } from '../json/json-text.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { Operation } from '../rollout/rollout-config.js';
-import { type NativeGrpcAnswer, NativeGrpcClient } from '../upstream/native-grpc-client.js';
+import type { NativeGrpcAnswer, NativeGrpcClient } from '../upstream/native-grpc-client.js';
 import { traceContextOf } from '../upstream/trace-context.js';
 import { grpcErrorOf } from './grpc-error.js';
 import type { LifeSignal } from '../upstream/request-life.js';
@@ -124,7 +124,6 @@ function grpcDoor(native: NativeGrpcClient | undefined): Door<GrpcWire, NativeGr
   return {
     protocol: 'grpc',
     native: (ex, origin) => (native as NativeGrpcClient).call(ex.wire.method, ex.wire.message, origin),
-    nativeFailed: (answer) => NativeGrpcClient.failed(answer),
     created: (ex, answer) => (answer.error ? undefined : (toJson(ex.wire.method.output, answer.message) as Json)),
     comparable: comparableGrpc,
   };

@@ -16,6 +16,9 @@ import { type GrpcOutcome, type GrpcProcedure, namedCall } from './grpc-routes.j
 // gRPC proper with binary messages; gRPC-Web, Connect, JSON and compressed calls stay with connect
 const PLAIN_GRPC = /^application\/grpc(\+proto)?\s*(;|$)/i;
 const OK_TRAILERS = { 'grpc-status': '0' } as const;
+// how close to its deadline a client's reset counts as the deadline passing (the call may have
+// waited this long for the event loop before its deadline was read here)
+const deadlineSlackMs = (timeoutMs: number) => Math.max(50, timeoutMs / 4);
 
 export interface StreamCallDeps {
   /** the 40 RPCs by path */
@@ -82,6 +85,8 @@ function serveCall(
   stream.on('error', () => undefined);
   let answered = false;
   let ended = false;
+  // its message is whole and its procedure runs (the pipeline answers it from then on)
+  let running = false;
   let timer: NodeJS.Timeout | undefined;
 
   const answer = (outcome: GrpcOutcome | ConnectError) => {
@@ -134,8 +139,18 @@ function serveCall(
     answer(timeout.error);
     return;
   }
+  let deadlineFrom = Number.POSITIVE_INFINITY;
   if (timeout.timeoutMs !== undefined) {
-    const deadline = setTimeout(() => life.abort(apiError('CLIENT_DEADLINE_EXCEEDED')), timeout.timeoutMs);
+    deadlineFrom = performance.now() + timeout.timeoutMs - deadlineSlackMs(timeout.timeoutMs);
+    const deadline = setTimeout(() => {
+      const passed = apiError('CLIENT_DEADLINE_EXCEEDED');
+      life.abort(passed);
+      // its message not yet whole: nothing runs that would answer it, so it is answered here
+      if (!running && !answered) {
+        call.stop('deadline');
+        stop(procedure.status(passed));
+      }
+    }, timeout.timeoutMs);
     deadline.unref();
     stream.once('close', () => clearTimeout(deadline));
   }
@@ -178,21 +193,36 @@ function serveCall(
     answer(error);
   };
   stream.on('data', onData);
+  // reset (or closed) before its answer: what came of its message is let go at once, and it is
+  // counted as cancelled now, not when the request timeout would have fired
+  stream.once('close', () => {
+    if (answered) return;
+    stream.off('data', onData);
+    chunks.length = 0;
+    // a client's own timer fires a moment before the proxy's (which started when the call came):
+    // a reset at its deadline is the deadline passing, not a cancellation
+    call.stop(performance.now() >= deadlineFrom ? 'deadline' : 'cancelled');
+    answer(procedure.status(apiError('REQUEST_CANCELLED')));
+  });
   stream.once('end', () => {
     ended = true;
     if (answered) return;
     clearTimeout(timer);
-    if (size === 0) return answer(protocolError('missing input message for unary method', Code.Unimplemented));
-    if (request === undefined) return answer(protocolError('incomplete envelope', Code.InvalidArgument));
+    // Node ends a stream its client reset before it says it was reset: a message cut short is
+    // refused a moment later, once a reset would have been seen (and counted as cancelled)
+    const refuse = (error: ConnectError) => setImmediate(() => answer(error));
+    if (size === 0) return refuse(protocolError('missing input message for unary method', Code.Unimplemented));
+    if (request === undefined) return refuse(protocolError('incomplete envelope', Code.InvalidArgument));
     if (size > ENVELOPE_HEAD + length) {
       const rest = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).subarray(ENVELOPE_HEAD + length);
       const complete = rest.length >= ENVELOPE_HEAD && rest.length >= ENVELOPE_HEAD + rest.readUInt32BE(1);
-      return answer(
+      return refuse(
         complete
           ? protocolError('received extra input message for unary method', Code.Unimplemented)
           : protocolError('incomplete envelope', Code.InvalidArgument),
       );
     }
+    running = true;
     procedure.run(request, { call, headers, signal: life }).then(answer, (err: unknown) => answer(ConnectError.from(err)));
   });
 }

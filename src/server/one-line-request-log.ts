@@ -12,7 +12,7 @@ export interface ErrorLog {
 
 /**
  * The one writer of request lines, whichever way a request came in: one line per request when it is
- * answered (method and URL, status, a gRPC call's status, time), in the shape pino gives fastify's
+ * answered (method and URL, status, a gRPC call's status, its outcome, time), in the shape pino gives fastify's
  * `{req, res, responseTime}`. A request answered without trouble has its line written by hand,
  * straight to the log's stream: it holds no header, so there is nothing to redact, and no logger is
  * made for it. A bug met on the way gets a line of its own first; a request whose transport failed
@@ -45,14 +45,17 @@ export class OneLineRequestLog {
         ip: source.remoteAddress,
         socket: { remotePort: source.remotePort },
       };
-      this.errors.error({ reqId: call.requestId, req, res: { statusCode: source.statusCode }, responseTime, err: call.broken }, 'request errored');
+      this.errors.error(
+        { reqId: call.requestId, req, res: { statusCode: source.statusCode }, outcome: call.outcome, responseTime, err: call.broken },
+        'request errored',
+      );
       return;
     }
-    this.stream?.write(this.lineOf(call.requestId, source, responseTime));
+    this.stream?.write(this.lineOf(call.requestId, source, call.outcome, responseTime));
   };
 
   /** The line pino would write for `{req, res, responseTime}` with fastify's serializers, made by hand (undefined fields left out, as JSON does). */
-  private lineOf(id: string, line: LineSource, responseTime: number): string {
+  private lineOf(id: string, line: LineSource, outcome: string, responseTime: number): string {
     const req =
       `{"method":${quoted(line.method)},"url":${quoted(line.url)}` +
       field('version', line.version) +
@@ -61,7 +64,7 @@ export class OneLineRequestLog {
       field('remotePort', line.remotePort) +
       '}';
     const grpc = line.grpcStatus === undefined ? '' : `,"grpcStatus":${Number(line.grpcStatus)}`;
-    return `{"level":30,"time":${Date.now()}${this.base}${quoted(id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"responseTime":${responseTime},"msg":"request completed"}\n`;
+    return `{"level":30,"time":${Date.now()}${this.base}${quoted(id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"outcome":"${outcome}","responseTime":${responseTime},"msg":"request completed"}\n`;
   }
 }
 

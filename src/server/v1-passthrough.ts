@@ -96,6 +96,7 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
       const headers = toV1Headers(req.headers, req.id);
       const traced = passthroughSpans(deps, req.method, req.url, req.headers);
       call.traced = traced?.traced;
+      call.reached = true;
       let answer: Dispatcher.ResponseData;
       try {
         answer = await dispatcher.request({
@@ -110,7 +111,10 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
         return reply;
       }
       // an answer cut short after it started cannot be turned into an error any more: the connection ends
-      answer.body.on('error', () => reply.raw.destroy());
+      answer.body.on('error', (err) => {
+        call.broken = err;
+        reply.raw.destroy();
+      });
       return reply.code(answer.statusCode).headers(messageHeaders(answer.headers)).send(answer.body);
     };
     for (const prefix of V1_PREFIXES) {
@@ -196,6 +200,7 @@ function passOn(deps: V1ReadsDeps, req: http.IncomingMessage, res: http.ServerRe
   const sent = toV1Headers(req.headers, call.requestId);
   const traced = passthroughSpans(deps, method, url, req.headers);
   const opts: Dispatcher.DispatchOptions & LifeOption = { method, path: `${deps.v1.basePath}${url}`, headers: sent, body: null };
+  call.reached = true;
   if (traced) {
     opts.spans = traced.spans;
     call.traced = traced.traced;
@@ -229,7 +234,11 @@ class PassedOnRead implements LegacyHandler {
   /** The read ends once the answer is out or the client is gone; a client gone first stops it. */
   private readonly closed = (): void => {
     const { req, res, call } = this;
-    if (!res.writableFinished) this.abort?.(new errors.RequestAbortedError());
+    if (!res.writableFinished) {
+      this.abort?.(new errors.RequestAbortedError());
+      // gone before its answer was out (not broken off by v1): the client left, whatever v1 had begun to say
+      if (call.broken === undefined) call.stop('cancelled');
+    }
     call.status = res.statusCode;
     call.source = {
       method: this.method,
@@ -284,6 +293,7 @@ class PassedOnRead implements LegacyHandler {
     if (res.destroyed) return;
     // cut short after it started (v1's answer broke off): the connection ends, nothing to tell
     if (res.headersSent) {
+      this.call.broken = err;
       res.destroy();
       return;
     }

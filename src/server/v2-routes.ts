@@ -58,7 +58,6 @@ function restDoor(native: NativeV2Client | undefined): Door<RestWire, NativeAnsw
         body: withBody ? (receivedText(body) ?? JSON.stringify(body)) : undefined,
       });
     },
-    nativeFailed: (answer) => answer.status >= 500,
     created: (_ex, answer) => {
       if (answer.status < 200 || answer.status > 299) return undefined;
       const body = answerBody(answer.body.toString('utf8'));

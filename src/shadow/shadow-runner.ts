@@ -1,3 +1,5 @@
+import { ApiError } from '../errors/api-error.js';
+import { stopOf } from '../errors/request-outcome.js';
 import { type ComparedAnswer, compareAnswers } from './compare-answers.js';
 import type { DiffBook, Thresholds } from './diff-book.js';
 
@@ -74,7 +76,12 @@ export class ShadowRunner {
     let again: ComparedAnswer | undefined;
     try {
       [secondary, again] = await Promise.all([job.call(other), job.noise ? job.call(job.served) : Promise.resolve(undefined)]);
-    } catch {
+    } catch (err) {
+      // stopped by the drain: no side failed, nothing was compared
+      if (err instanceof ApiError && stopOf(err.entry)) {
+        this.skip(job.resource, job.operation);
+        return;
+      }
       book.error(job.resource, job.operation);
       this.opts.outcome(job.resource, job.operation, 'error');
       return;

@@ -1,3 +1,4 @@
+import type { Outcome } from '../errors/request-outcome.js';
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, type SpanContext, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
@@ -20,6 +21,8 @@ export const ATTR_RPC_GRPC_STATUS_CODE = 'rpc.grpc.status_code';
 export interface SpanEnd {
   status: number;
   grpcCode?: number | undefined;
+  /** the request's one outcome (`request-outcome.ts`): what says whether the span is an error */
+  outcome?: Outcome | undefined;
   attributes?: Attributes | undefined;
 }
 
@@ -122,8 +125,11 @@ export class TracedRequest implements RequestSpans {
     const { span } = this;
     const attributes: Attributes = { ...end.attributes, [ATTR_HTTP_RESPONSE_STATUS_CODE]: end.status };
     if (end.grpcCode !== undefined) attributes[ATTR_RPC_GRPC_STATUS_CODE] = end.grpcCode;
-    // a server span is an error for what the server failed at (5xx), not the client's mistakes
-    if (end.status >= 500) {
+    // a server span is an error for what the server failed at (a side's failure, the proxy's own
+    // 5xx), not the client's mistakes, its leaving, its deadline or the drain
+    if (end.outcome !== undefined) attributes['v2proxy.outcome'] = end.outcome;
+    const failed = end.outcome === undefined ? end.status >= 500 : end.outcome === 'backend_failure' || (end.outcome === 'refused' && end.status >= 500);
+    if (failed) {
       attributes[ATTR_ERROR_TYPE] = String(end.grpcCode ?? end.status);
       span.setStatus({ code: SpanStatusCode.ERROR });
     }

@@ -76,6 +76,18 @@ class BackendCall {
     this.deadline = (opts as { deadline?: number }).deadline ?? Number.POSITIVE_INFINITY;
     this.life = (opts as LifeOption).life;
     this.spans = (opts as LifeOption).spans;
+    // a read stops the moment its request does (its client gone, its deadline, the drain); a write
+    // already sent is let finish, so what it did is known (a keyed create's record, a lock's release)
+    if (this.life && (opts.method === 'GET' || opts.method === 'HEAD')) this.life.addEventListener('abort', this.lifeEnded);
+  }
+
+  private readonly lifeEnded = (): void => {
+    this.abortByCaller(abortReason(this.life as LifeSignal));
+  };
+
+  /** The caller has its answer or its error: the request's life no longer concerns this call. */
+  done(): void {
+    this.life?.removeEventListener('abort', this.lifeEnded);
   }
 
   /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
@@ -95,7 +107,8 @@ class BackendCall {
   private record(outcome: { status: number } | { error: Error }): void {
     if (this.recorded) return;
     this.recorded = true;
-    this.parts.breaker.record(outcomeFails(outcome), this.trial);
+    // an attempt its caller stopped (the request gone, its deadline, the drain) says nothing of the backend
+    this.parts.breaker.record(this.callerAbort ? undefined : outcomeFails(outcome), this.trial);
     this.span?.end('status' in outcome ? outcome : { error: (outcome.error as { code?: string }).code ?? outcome.error.name });
     this.span = undefined;
   }
@@ -117,6 +130,7 @@ class BackendCall {
     if (this.waiting !== undefined) {
       clearTimeout(this.waiting);
       this.waiting = undefined;
+      this.done();
       this.next.onError?.(this.callerAbort);
       return;
     }
@@ -130,12 +144,14 @@ class BackendCall {
       this.dropping = false;
       // the request this call is for is gone: no further attempt starts for it
       if (this.life?.aborted) {
+        this.done();
         this.next.onError?.(abortReason(this.life));
         return;
       }
       try {
         this.attempt();
       } catch (err) {
+        this.done();
         this.next.onError?.(err as Error);
       }
     }, this.delay);
@@ -192,10 +208,13 @@ class BackendCall {
   onComplete(trailers: string[] | null): void {
     this.stop();
     if (this.dropping) {
-      if (this.callerAbort) this.next.onError?.(this.callerAbort);
-      else this.again();
+      if (this.callerAbort) {
+        this.done();
+        this.next.onError?.(this.callerAbort);
+      } else this.again();
       return;
     }
+    this.done();
     this.next.onComplete?.(trailers);
   }
 
@@ -210,6 +229,7 @@ class BackendCall {
         return;
       }
     }
+    this.done();
     this.next.onError?.(err);
   }
 
@@ -241,9 +261,11 @@ export class BackendCallDispatcher extends Dispatcher {
     if (typeof legacy.onHeaders !== 'function' || typeof legacy.onRequestStart === 'function') return this.composed.dispatch(opts, handler);
     this.parts.retries.earn();
     const attemptTimer = this.parts.attemptMs < this.parts.deadlineMs && opts.headersTimeout == null;
+    const call = new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer);
     try {
-      return new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer).attempt();
+      return call.attempt();
     } catch (err) {
+      call.done();
       // refused before it started (an open circuit): told to the handler, as undici's own dispatchers do
       legacy.onError?.(err as Error);
       return false;

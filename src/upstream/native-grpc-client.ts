@@ -2,7 +2,8 @@ import type { DescMethodUnary, Message } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { apiError } from '../errors/error-registry.js';
-import { abortReason } from './abort-reason.js';
+import { abortReason, stopOfSignal } from './abort-reason.js';
+import type { Stop } from '../errors/request-outcome.js';
 import type { CallParts } from './backend-call.js';
 import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
@@ -20,8 +21,6 @@ export interface NativeGrpcCall {
 export type NativeGrpcAnswer = { message: Message; error?: undefined } | { message?: undefined; error: ConnectError };
 
 // the codes that say the backend failed (the REST 5xx), for the rollout guard
-const FAILURES = new Set([Code.Unknown, Code.Internal, Code.Unavailable, Code.DataLoss, Code.DeadlineExceeded]);
-
 const BACKEND = 'the native v2 backend';
 
 /** How one attempt ended: answered (a message or a status), or no answer (and why). */
@@ -45,7 +44,7 @@ export class NativeGrpcClient {
 
   constructor(
     baseUrl: string,
-    private readonly opts: { policy: CallParts; maxResponseBytes: number; observe?: (status: number | 'error') => void },
+    private readonly opts: { policy: CallParts; maxResponseBytes: number; observe?: (status: number | 'error' | Stop) => void },
   ) {
     this.server = upstreamServer(baseUrl);
     // one HTTP/2 session, kept while calls come and closed after a minute without any
@@ -56,10 +55,6 @@ export class NativeGrpcClient {
   /** Ends the session (calls under way fail as UNAVAILABLE). */
   close(): void {
     this.sessions.abort();
-  }
-
-  static failed(answer: NativeGrpcAnswer): boolean {
-    return answer.error !== undefined && FAILURES.has(answer.error.code);
   }
 
   async call(method: DescMethodUnary, input: Message, call: NativeGrpcCall): Promise<NativeGrpcAnswer> {
@@ -87,9 +82,22 @@ export class NativeGrpcClient {
       }
       const span = spans?.attempt(done);
       if (span) header.traceparent = span.traceparent;
-      const attempt = await this.attempt(method, input, header, signal, Math.min(attemptMs, deadline - Date.now()), attemptMs < deadline - Date.now());
-      span?.end('answered' in attempt ? { grpcCode: attempt.answered.error?.code ?? 0 } : { error: signal?.aborted ? 'cancelled' : attempt.failed });
-      if (signal?.aborted) throw abortReason(signal);
+      // a read stops with its request; a write already sent is let finish, so its outcome is known
+      // (a keyed create's record, a verification) even when its client no longer waits for it
+      const attempt = await this.attempt(
+        method,
+        input,
+        header,
+        read ? signal : undefined,
+        Math.min(attemptMs, deadline - Date.now()),
+        attemptMs < deadline - Date.now(),
+      );
+      const stopped = signal?.aborted === true && (read || !('answered' in attempt));
+      span?.end('answered' in attempt ? { grpcCode: attempt.answered.error?.code ?? 0 } : { error: stopped ? 'cancelled' : attempt.failed });
+      if (stopped) {
+        this.opts.observe?.(stopOfSignal(signal as LifeSignal));
+        throw abortReason(signal as LifeSignal);
+      }
       const down = 'answered' in attempt ? attempt.answered.error?.code === Code.Unavailable : attempt.failed !== 'deadline' && attempt.failed !== 'too-large';
       // the call's own deadline, or an answer too large, say nothing of the backend being up
       breaker.record('failed' in attempt && !down ? undefined : down, admitted === 'trial');

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { abortReason } from './abort-reason.js';
+import { abortReason, stopOfSignal } from './abort-reason.js';
+import type { Stop } from '../errors/request-outcome.js';
 import { callDeadline } from './retry-reads.js';
 import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
@@ -37,7 +38,7 @@ export class NativeV2Client {
     private readonly origin: string,
     private readonly basePath: string,
     private readonly dispatcher: Dispatcher,
-    private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error') => void },
+    private readonly opts: { timeoutMs: number; maxResponseBytes: number; observe?: (status: number | 'error' | Stop) => void },
   ) {
     this.server = upstreamServer(origin);
   }
@@ -68,7 +69,10 @@ export class NativeV2Client {
       this.opts.observe?.(answer.status);
       return answer;
     } catch (err) {
-      if (signal?.aborted) throw abortReason(signal);
+      if (signal?.aborted) {
+        this.opts.observe?.(stopOfSignal(signal));
+        throw abortReason(signal);
+      }
       this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes, 'the native v2 backend');
     }

@@ -2,7 +2,8 @@ import type { Dispatcher } from 'undici';
 import { apiError } from '../errors/error-registry.js';
 import sjson from 'secure-json-parse';
 import { nestsDeeperThan } from '../json/json-depth.js';
-import { abortReason } from './abort-reason.js';
+import { abortReason, stopOfSignal } from './abort-reason.js';
+import type { Stop } from '../errors/request-outcome.js';
 import { callDeadline } from './retry-reads.js';
 import { type RequestSpans, type UpstreamCall, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { TraceContext } from './trace-context.js';
@@ -76,7 +77,7 @@ export class V1Client {
       timeoutMs: number;
       maxResponseBytes: number;
       maxDepth: number;
-      observe?: (status: number | 'error') => void;
+      observe?: (status: number | 'error' | Stop) => void;
       /** which backend this is, in its calls' spans (default v1) */
       backend?: 'v1' | 'issuer';
     },
@@ -126,7 +127,10 @@ export class V1Client {
       status = answer.status;
       text = utf8Text(answer.body);
     } catch (err) {
-      if (signal?.aborted) throw abortReason(signal);
+      if (signal?.aborted) {
+        this.opts.observe?.(stopOfSignal(signal));
+        throw abortReason(signal);
+      }
       this.opts.observe?.('error');
       throw transportError(err, this.opts.maxResponseBytes, 'the v1 backend');
     }

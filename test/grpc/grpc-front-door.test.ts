@@ -216,7 +216,7 @@ describe('gRPC on the REST port (h2c), with a grpc-js client from the protos', (
     expect(await res.json()).toMatchObject({ uid: A, name: 'tenant-a' });
     const metrics = await (await fetch(`${env.proxy.url}/metrics`, { headers: { authorization: `Bearer ${env.proxy.settings.adminToken}` } })).text();
     expect(metrics).toMatch(
-      /v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="translate",status="200",decision="no-native-backend"\} [1-9]/,
+      /v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="translate",status="200",outcome="answered",decision="no-native-backend"\} [1-9]/,
     );
   });
 });

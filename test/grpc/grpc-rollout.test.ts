@@ -203,10 +203,10 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     await grpc.call('GET', `/iam/v2beta1/groups?uidp.children_of=${A}&page_size=2`);
     const metrics = (await admin('GET', '/metrics')).body as string;
     expect(metrics).toMatch(
-      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="native",status="200",decision="bucket"\} [1-9]\d*$/m,
+      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="get",backend="native",status="200",outcome="answered",decision="bucket"\} [1-9]\d*$/m,
     );
     expect(metrics).toMatch(
-      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="list",backend="translate",status="200",decision="no-route"\} [1-9]\d*$/m,
+      /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="list",backend="translate",status="200",outcome="answered",decision="no-route"\} [1-9]\d*$/m,
     );
     const lines = readFileSync(recordFile, 'utf8')
       .trim()

@@ -222,7 +222,7 @@ describe.skipIf(!HAVE_REDIS)('one control plane for three replicas on one Redis,
     expect(shadowed(booked)).toBe(5);
     const metrics = (await as('vic', 0, 'GET', '/metrics')).body as string;
     expect(metrics).toMatch(
-      /^v2proxy_requests_total\{protocol="rest",resource="identities",operation="get",backend="native",status="500",decision="override"\} [1-9]/m,
+      /^v2proxy_requests_total\{protocol="rest",resource="identities",operation="get",backend="native",status="500",outcome="backend_failure",decision="override"\} [1-9]/m,
     );
   });
 

@@ -7,11 +7,11 @@ import { lazyChildLogger } from '../../src/server/lazy-child-logger.js';
 import { loggerOptions } from '../../src/server/logger-options.js';
 import { OneLineRequestLog } from '../../src/server/one-line-request-log.js';
 
-/** The line pino writes, with fastify's serializers, for a request's `{req, res, responseTime}`: what the hand-made line must equal. */
+/** The line pino writes, with fastify's serializers, for a request's `{req, res, outcome, responseTime}`: what the hand-made line must equal. */
 class PinoLine extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log.info({ req: request, res: reply, outcome: 'answered', responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 

@@ -184,7 +184,7 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     expect(side(await send('/iam/v2beta1/groups', { token: DEV_TOKEN, headers: FORCE('translate') }))).toBe('translate');
     expect((await admin('GET', '')).json().routes[0].served.override).toBeGreaterThanOrEqual(1);
     expect(await metrics()).toMatch(
-      /^v2proxy_requests_total\{protocol="rest",resource="groups",operation="list",backend="native",status="200",decision="override"\} 1$/m,
+      /^v2proxy_requests_total\{protocol="rest",resource="groups",operation="list",backend="native",status="200",outcome="answered",decision="override"\} 1$/m,
     );
     // allowOverride defaults to false: the secret alone moves nothing
     await reload('routes:\n  - resource: groups\n    native: 100\n');
@@ -355,13 +355,15 @@ describe('gradual rollout: routing v2 requests between translation and a native 
     await send(`/iam/v2beta1/groups/${A}`, { token: DEV_TOKEN });
     await send(`/iam/v2beta1/roles/${A}`, { token: TOKENS.alice });
     const text = await metrics();
-    expect(text).toMatch(/^v2proxy_requests_total\{protocol="rest",resource="groups",operation="get",backend="native",status="200",decision="bucket"\} \d+$/m);
     expect(text).toMatch(
-      /^v2proxy_requests_total\{protocol="rest",resource="roles",operation="get",backend="translate",status="\d+",decision="no-route"\} \d+$/m,
+      /^v2proxy_requests_total\{protocol="rest",resource="groups",operation="get",backend="native",status="200",outcome="answered",decision="bucket"\} \d+$/m,
+    );
+    expect(text).toMatch(
+      /^v2proxy_requests_total\{protocol="rest",resource="roles",operation="get",backend="translate",status="\d+",outcome="\w+",decision="no-route"\} \d+$/m,
     );
     expect(text).toMatch(/^v2proxy_request_duration_seconds_bucket\{le="0.005",protocol="rest",resource="groups",operation="get",backend="native"\} \d+$/m);
-    expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v1",status="200"\} \d+$/m);
-    expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v2",status="200"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v1",status="200",outcome="answered"\} \d+$/m);
+    expect(text).toMatch(/^v2proxy_upstream_requests_total\{upstream="v2",status="200",outcome="answered"\} \d+$/m);
     expect(text).toMatch(/^v2proxy_rollout_reloads_total\{result="ok"\} \d+$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     const labels = text
