@@ -175,7 +175,10 @@ export class ExchangePipeline {
     // a keyed create is claimed whichever side serves it: one create for one key, on either side
     if (ex.operation === 'create' && ex.idempotencyKey !== undefined && ex.origin.authorization !== undefined) {
       const made = await keyedCreate(ex, this.keyed, async () => {
-        const served = await this.serveOn(ex, door);
+        // once claimed, the create runs to its end whatever its client does (only the drain stops
+        // it): a create cut off between its calls would free a key whose resource was made
+        const claimed: Exchange<W> = { ...ex, origin: { ...ex.origin, signal: this.deps.shutdownSignal } };
+        const served = await this.serveOn(claimed, door);
         return { served, created: served.side === 'native' ? door.created(ex, served.value) : (served.value as Json) };
       });
       if (!('replayed' in made)) return made;

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
-import { A, TOKENS } from '../support/fixtures.js';
+import { A, A_TEAM, CAROL, CUSTOM_ROLE_A, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 import { exchange, frame, grpcHeaders, roundTrip } from '../support/raw-h2.js';
 import { until } from '../support/until.js';
@@ -223,5 +223,43 @@ describe('the same event, the same count, on every door', () => {
     } finally {
       session.destroy();
     }
+  });
+
+  it('a keyed create whose client leaves after v1 made it still finishes and records its key: the retry gets it, v1 made one', async () => {
+    const stats = async () => (await env.h.dev('GET', '/__emulator/stats')).body.requests as Record<string, number>;
+    const posts = async () =>
+      Object.entries(await stats())
+        .filter(([k]) => k.startsWith('POST /iam/v1/rolebindings'))
+        .reduce((n, [, c]) => n + c, 0);
+    const before = await posts();
+    // the lookups that hydrate the created binding, after v1's create, are slow
+    await env.h.dev('POST', '/__emulator/faults', {
+      body: {
+        rules: [
+          // (within the attempt timeout: slow, not failing)
+          { prefix: '/iam/v1/roles', method: 'GET', delayMs: 400 },
+          { prefix: '/iam/v1/identities', method: 'GET', delayMs: 400 },
+          { prefix: '/iam/v1/rolebindings', method: 'GET', delayMs: 400 },
+        ],
+      },
+    });
+    const create = (signal?: AbortSignal) =>
+      fetch(`${env.proxy.url}/iam/v2beta1/roleBindings/${A_TEAM}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKENS.alice}`, 'content-type': 'application/json', 'idempotency-key': 'left-after-create' },
+        body: JSON.stringify({ identityUid: CAROL, roleUid: CUSTOM_ROLE_A }),
+        ...(signal ? { signal } : {}),
+      });
+    const stop = new AbortController();
+    const first = create(stop.signal).catch(() => undefined);
+    await until(posts, (n) => n > before, 'the create at v1');
+    // gone while its binding is being hydrated
+    stop.abort();
+    await first;
+    await env.h.dev('DELETE', '/__emulator/faults');
+    // (the retry waits for the first to finish, then gets its answer from the key's record)
+    const retry = await create();
+    expect(retry.status).toBe(200);
+    expect((await posts()) - before).toBe(1);
   });
 });
