@@ -119,6 +119,10 @@ export function resolveSettings(s: Settings, v1BaseUrl: string, listenPort: numb
     v1IssuerAttemptTimeoutMs: s.v1IssuerAttemptTimeoutMs ?? s.v1AttemptTimeoutMs,
     v2TimeoutMs: s.v2TimeoutMs ?? s.v1TimeoutMs,
     v2AttemptTimeoutMs: s.v2AttemptTimeoutMs ?? s.v1AttemptTimeoutMs,
+    v2Retries: s.v2Retries ?? s.v1Retries,
+    v2BreakerOpenMs: s.v2BreakerOpenMs ?? s.v1BreakerOpenMs,
+    v2MaxResponseBytes: s.v2MaxResponseBytes ?? s.v1MaxResponseBytes,
+    warnings: nativeFallbackWarnings({ ...s, v2BaseUrl: s.v2BaseUrl ?? v2BaseUrl }),
     publicUrl: s.publicUrl ?? `${s.tlsCertFile ? 'https' : 'http'}://${host}:${listenPort}`,
   };
 }
@@ -131,4 +135,28 @@ export function describeSettings(schema: AnySchema = ProxySettingsSchema): Array
     const shown = value === undefined || (Array.isArray(value) && value.length === 0) || value === '' ? undefined : String(value);
     return { name, default: shown, description: (field as { description?: string }).description ?? '' };
   });
+}
+
+/** The native backend's settings, each with the v1 setting it falls back to. */
+const NATIVE_FALLBACKS = [
+  ['V2_TIMEOUT_MS', 'V1_TIMEOUT_MS', 'v2TimeoutMs', 'v1TimeoutMs'],
+  ['V2_ATTEMPT_TIMEOUT_MS', 'V1_ATTEMPT_TIMEOUT_MS', 'v2AttemptTimeoutMs', 'v1AttemptTimeoutMs'],
+  ['V2_RETRIES', 'V1_RETRIES', 'v2Retries', 'v1Retries'],
+  ['V2_BREAKER_OPEN_MS', 'V1_BREAKER_OPEN_MS', 'v2BreakerOpenMs', 'v1BreakerOpenMs'],
+  ['V2_MAX_RESPONSE_BYTES', 'V1_MAX_RESPONSE_BYTES', 'v2MaxResponseBytes', 'v1MaxResponseBytes'],
+] as const;
+
+/**
+ * With a native backend: each v1 setting given a value of its own that also governs the native
+ * backend, because its V2_* setting is unset, in a warning naming the setting to use. A v1 setting
+ * left at its default says nothing (both backends share the default).
+ */
+export function nativeFallbackWarnings(s: Settings): string[] {
+  if (s.v2BaseUrl === undefined) return [];
+  const defaults = ProxySettingsSchema.parse({}) as Record<string, unknown>;
+  const given = s as unknown as Record<string, unknown>;
+  return NATIVE_FALLBACKS.filter(([, v1Name, v2Key, v1Key]) => given[v2Key] === undefined && given[v1Key] !== defaults[v1Name]).map(
+    ([v2Name, v1Name, , v1Key]) =>
+      `${v1Name}=${String(given[v1Key])} also governs the native v2 backend, ${v2Name} being unset: set ${v2Name} to give the native backend its own value`,
+  );
 }

@@ -161,6 +161,17 @@ export const ProxySettingsSchema = z.object({
   V2_ATTEMPT_TIMEOUT_MS: positiveInt(600_000)
     .optional()
     .describe('one attempt at a native v2 call must start answering within this time, in milliseconds (unset: V1_ATTEMPT_TIMEOUT_MS)'),
+  V2_RETRIES: wholeNumber(10)
+    .optional()
+    .describe(
+      'retries of a native v2 read after a connection failure or 502/503/504 (gRPC: UNAVAILABLE), within V2_TIMEOUT_MS and its own retry budget (unset: V1_RETRIES)',
+    ),
+  V2_BREAKER_OPEN_MS: positiveInt(60_000)
+    .optional()
+    .describe("while the native v2 backend's circuit is open, one trial call goes out this often, in milliseconds (unset: V1_BREAKER_OPEN_MS)"),
+  V2_MAX_RESPONSE_BYTES: positiveInt(2 ** 31)
+    .optional()
+    .describe('largest answer read from the native v2 backend, in bytes (larger: 503) (unset: V1_MAX_RESPONSE_BYTES)'),
   ROLLOUT_FILE: text
     .min(1)
     .optional()
@@ -292,6 +303,11 @@ export type ResolvedSettings = Settings & {
   v1IssuerAttemptTimeoutMs: number;
   v2TimeoutMs: number;
   v2AttemptTimeoutMs: number;
+  v2Retries: number;
+  v2BreakerOpenMs: number;
+  v2MaxResponseBytes: number;
+  /** what the settings given should be told at start (a v1 setting that also governs the native backend) */
+  warnings: readonly string[];
   /** ADMIN_TOKEN, or the one `serve` or `demo` made (undefined: none) */
   adminToken: string | undefined;
 };

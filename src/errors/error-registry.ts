@@ -112,7 +112,11 @@ export const ERRORS = {
     '{backend} is failing; calls are paused for a moment (circuit open)',
     'Half of the recent calls failed: calls fail at once until a trial call is answered.',
   ),
-  BACKEND_ANSWER_TOO_LARGE: e(GrpcCode.UNAVAILABLE, '{backend} sent more than {limit} bytes', 'An answer over V1_MAX_RESPONSE_BYTES.'),
+  BACKEND_ANSWER_TOO_LARGE: e(
+    GrpcCode.UNAVAILABLE,
+    '{backend} sent more than {limit} bytes',
+    'An answer over V1_MAX_RESPONSE_BYTES (V2_MAX_RESPONSE_BYTES for the native backend).',
+  ),
   BACKEND_TIMEOUT: e(GrpcCode.DEADLINE_EXCEEDED, '{backend} did not answer in time', 'A call ran past V1_TIMEOUT_MS (V2_TIMEOUT_MS for the native backend).'),
   // the shared state store
   STATE_STORE_UNAVAILABLE: e(

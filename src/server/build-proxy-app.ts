@@ -207,25 +207,34 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     refused: () => metrics.connectionsRefused.inc(),
     abusive: (remote) => app.log.warn(`HTTP/2: a client at ${remote} reset most of its streams; its connection was ended (GOAWAY ENHANCE_YOUR_CALM)`),
   };
-  // each backend (v1, the token issuer, the native v2) with its own call deadline and attempt timeout
-  const backend = (origin: string, name: string, timeouts: { timeoutMs: number; attemptTimeoutMs: number }, label: 'v1' | 'issuer' | 'v2') =>
+  // each backend (v1, the token issuer, the native v2) with its own policy: call deadline, attempt
+  // timeout, retries, breaker, largest answer (the issuer's are v1's but for its timeouts)
+  type BackendPolicy = { timeoutMs: number; attemptTimeoutMs: number; retries: number; breakerOpenMs: number; maxResponseBytes: number };
+  const v1Policy = (timeoutMs: number, attemptTimeoutMs: number): BackendPolicy => ({
+    timeoutMs,
+    attemptTimeoutMs,
+    retries: settings.v1Retries,
+    breakerOpenMs: settings.v1BreakerOpenMs,
+    maxResponseBytes: settings.v1MaxResponseBytes,
+  });
+  const backend = (origin: string, name: string, policy: BackendPolicy, label: 'v1' | 'issuer' | 'v2') =>
     backendDispatcher(origin, {
       connections: 128,
-      maxResponseBytes: settings.v1MaxResponseBytes,
-      attemptTimeoutMs: timeouts.attemptTimeoutMs,
-      deadlineMs: timeouts.timeoutMs,
-      retry: { maxRetries: settings.v1Retries, baseDelayMs: 20, maxDelayMs: 200, budgetRatio: 0.5, budgetBurst: 20 },
+      maxResponseBytes: policy.maxResponseBytes,
+      attemptTimeoutMs: policy.attemptTimeoutMs,
+      deadlineMs: policy.timeoutMs,
+      retry: { maxRetries: policy.retries, baseDelayMs: 20, maxDelayMs: 200, budgetRatio: 0.5, budgetBurst: 20 },
       // 40 attempts at least: with 10, a backend failing 20 % of calls opened it in 4 % of starts
       // (half of the first 10 to 20 attempts failing by chance); with 40, in none of 20,000 simulated
-      breaker: { windowMs: 2_000, minAttempts: 40, failureRatio: 0.5, openMs: settings.v1BreakerOpenMs },
+      breaker: { windowMs: 2_000, minAttempts: 40, failureRatio: 0.5, openMs: policy.breakerOpenMs },
       onBreaker: (state) => {
         metrics.circuitOpen.set({ backend: label }, state === 'open' ? 1 : 0);
         if (state === 'open')
-          app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${settings.v1BreakerOpenMs} ms`);
+          app.log.error(`${name}: circuit open (half of the last attempts failed); calls fail fast, with a trial every ${policy.breakerOpenMs} ms`);
         else app.log.warn(`${name}: circuit closed again (a trial call was answered)`);
       },
     });
-  const v1Backend = backend(v1.origin, 'the v1 backend', { timeoutMs: settings.v1TimeoutMs, attemptTimeoutMs: settings.v1AttemptTimeoutMs }, 'v1');
+  const v1Backend = backend(v1.origin, 'the v1 backend', v1Policy(settings.v1TimeoutMs, settings.v1AttemptTimeoutMs), 'v1');
   metrics.circuitOpen.set({ backend: 'v1' }, 0);
   const issuerOrigin = v1Origin(settings.v1IssuerUrl);
   const issuerTimeouts = { timeoutMs: settings.v1IssuerTimeoutMs, attemptTimeoutMs: settings.v1IssuerAttemptTimeoutMs };
@@ -233,7 +242,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const issuerBackend =
     issuerOrigin.origin === v1.origin && issuerTimeouts.timeoutMs === settings.v1TimeoutMs && issuerTimeouts.attemptTimeoutMs === settings.v1AttemptTimeoutMs
       ? v1Backend
-      : backend(issuerOrigin.origin, 'the v1 token issuer', issuerTimeouts, 'issuer');
+      : backend(issuerOrigin.origin, 'the v1 token issuer', v1Policy(issuerTimeouts.timeoutMs, issuerTimeouts.attemptTimeoutMs), 'issuer');
   const v1Client = new V1Client(v1, v1Backend.dispatcher, { ...limits, observe: metrics.upstreamObserver('v1') });
   const issuer = new V1Client(issuerOrigin, issuerBackend.dispatcher, { ...limits, timeoutMs: issuerTimeouts.timeoutMs, backend: 'issuer' });
   const probe = new V1Probe(v1, v1Backend.dispatcher, settings.v1TimeoutMs);
@@ -394,13 +403,26 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const meta: TimesStore = opts.meta ?? ownMeta ?? new RedisMetaStore(redis as NonNullable<typeof redis>, { waitMs: settings.redisTimeoutMs });
   const nativeOrigin = settings.v2BaseUrl ? v1Origin(settings.v2BaseUrl) : undefined;
   const nativeBackend = nativeOrigin
-    ? backend(nativeOrigin.origin, 'the native v2 backend', { timeoutMs: settings.v2TimeoutMs, attemptTimeoutMs: settings.v2AttemptTimeoutMs }, 'v2')
+    ? backend(
+        nativeOrigin.origin,
+        'the native v2 backend',
+        {
+          timeoutMs: settings.v2TimeoutMs,
+          attemptTimeoutMs: settings.v2AttemptTimeoutMs,
+          retries: settings.v2Retries,
+          breakerOpenMs: settings.v2BreakerOpenMs,
+          maxResponseBytes: settings.v2MaxResponseBytes,
+        },
+        'v2',
+      )
     : undefined;
+  // a v1 setting that also governs the native backend (its V2_* unset) is named, with the one to use
+  for (const warning of settings.warnings) app.log.warn(warning);
   const native =
     nativeOrigin && nativeBackend
       ? new NativeV2Client(nativeOrigin.origin, nativeOrigin.basePath, nativeBackend.dispatcher, {
           timeoutMs: settings.v2TimeoutMs,
-          maxResponseBytes: settings.v1MaxResponseBytes,
+          maxResponseBytes: settings.v2MaxResponseBytes,
           observe: metrics.upstreamObserver('v2'),
         })
       : undefined;
@@ -600,7 +622,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
     settings.v2BaseUrl && nativeBackend
       ? new NativeGrpcClient(settings.v2BaseUrl, {
           policy: nativeBackend.parts,
-          maxResponseBytes: settings.v1MaxResponseBytes,
+          maxResponseBytes: settings.v2MaxResponseBytes,
           observe: metrics.upstreamObserver('v2'),
         })
       : undefined;

@@ -38,6 +38,9 @@ describe('settings', () => {
         v2BaseUrl: undefined,
         v2TimeoutMs: undefined,
         v2AttemptTimeoutMs: undefined,
+        v2Retries: undefined,
+        v2BreakerOpenMs: undefined,
+        v2MaxResponseBytes: undefined,
         rolloutFile: undefined,
         rolloutFileMaxBytes: 1_048_576,
         rolloutWebhookUrl: undefined,
@@ -101,6 +104,39 @@ describe('settings', () => {
       v1IssuerTimeoutMs: 7000,
       v1IssuerAttemptTimeoutMs: 1500,
     });
+  });
+
+  it('the native backend has a policy of its own under V2_* names; a v1 setting that still governs it is said, naming the V2_* one', () => {
+    const v1Only = loadSettings({ V2_BASE_URL: 'http://v2', V1_RETRIES: '2', V1_BREAKER_OPEN_MS: '900', V1_MAX_RESPONSE_BYTES: '5000', V1_TIMEOUT_MS: '4000' });
+    if (!v1Only.ok) throw new Error(v1Only.error);
+    const resolved = resolveSettings(v1Only.settings, 'http://v1', 1);
+    expect(resolved).toMatchObject({ v2Retries: 2, v2BreakerOpenMs: 900, v2MaxResponseBytes: 5000, v2TimeoutMs: 4000 });
+    expect(resolved.warnings).toEqual([
+      'V1_TIMEOUT_MS=4000 also governs the native v2 backend, V2_TIMEOUT_MS being unset: set V2_TIMEOUT_MS to give the native backend its own value',
+      'V1_RETRIES=2 also governs the native v2 backend, V2_RETRIES being unset: set V2_RETRIES to give the native backend its own value',
+      'V1_BREAKER_OPEN_MS=900 also governs the native v2 backend, V2_BREAKER_OPEN_MS being unset: set V2_BREAKER_OPEN_MS to give the native backend its own value',
+      'V1_MAX_RESPONSE_BYTES=5000 also governs the native v2 backend, V2_MAX_RESPONSE_BYTES being unset: set V2_MAX_RESPONSE_BYTES to give the native backend its own value',
+    ]);
+    const own = loadSettings({ V2_BASE_URL: 'http://v2', V1_RETRIES: '2', V2_RETRIES: '0', V2_BREAKER_OPEN_MS: '100', V2_MAX_RESPONSE_BYTES: '700' });
+    if (!own.ok) throw new Error(own.error);
+    const split = resolveSettings(own.settings, 'http://v1', 1);
+    expect(split).toMatchObject({
+      v1Retries: 2,
+      v2Retries: 0,
+      v1BreakerOpenMs: 250,
+      v2BreakerOpenMs: 100,
+      v1MaxResponseBytes: 268_435_456,
+      v2MaxResponseBytes: 700,
+    });
+    expect(split.warnings).toEqual([]);
+    // without a native backend, or with the v1 defaults, there is nothing to say
+    const noNative = loadSettings({ V1_RETRIES: '2' });
+    if (!noNative.ok) throw new Error(noNative.error);
+    expect(resolveSettings(noNative.settings, 'http://v1', 1).warnings).toEqual([]);
+    const defaults = loadSettings({ V2_BASE_URL: 'http://v2' });
+    if (!defaults.ok) throw new Error(defaults.error);
+    expect(resolveSettings(defaults.settings, 'http://v1', 1).warnings).toEqual([]);
+    expect(loadSettings({ V2_RETRIES: '11' })).toMatchObject({ ok: false });
   });
 
   it('reads the rollout settings and refuses bad ones with one line', () => {

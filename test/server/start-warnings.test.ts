@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
 import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
+import { A, TOKENS } from '../support/fixtures.js';
 import { LogCapture, startProxy } from '../support/proxy-harness.js';
 import { freePort } from '../support/redis-server.js';
 import { until } from '../support/until.js';
@@ -62,5 +63,28 @@ describe('a wrong backend is said at once', () => {
     writeFileSync(file, 'routes:\n  - resource: groups\n    shadow: 0\n');
     running.push(await startProxy({ V1_BASE_URL: h.url, ROLLOUT_FILE: file, LOG_LEVEL: 'warn' }, quiet));
     expect(quiet.text).not.toContain('V2_BASE_URL is not set');
+  });
+
+  it('a v1 setting that also governs the native backend is said, naming its V2_* setting; the native backend keeps its own largest answer', async () => {
+    const h = await startHarness();
+    running.push(h);
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-start-')), 'rollout.yaml');
+    writeFileSync(file, 'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n');
+    const logs = new LogCapture();
+    const proxy = await startProxy(
+      { V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, V1_RETRIES: '3', V2_MAX_RESPONSE_BYTES: '64', LOG_LEVEL: 'warn' },
+      logs,
+    );
+    running.push(proxy);
+    expect(logs.text).toContain(
+      'V1_RETRIES=3 also governs the native v2 backend, V2_RETRIES being unset: set V2_RETRIES to give the native backend its own value',
+    );
+    expect(logs.text).not.toContain('V1_MAX_RESPONSE_BYTES');
+    // a native Get is larger than 64 bytes: refused as too large; the same answer from v1 is read
+    const native = await call(proxy.url, 'GET', `/iam/v2beta1/groups/${A}`, { token: TOKENS.alice });
+    expect(native.status).toBe(503);
+    expect(native.body.message).toMatch(/the native v2 backend sent more than 64 bytes/);
+    const translated = await call(proxy.url, 'GET', `/iam/v2beta1/groups?page_size=1`, { token: TOKENS.alice });
+    expect(translated.status).toBe(200);
   });
 });
