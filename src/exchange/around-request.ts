@@ -1,15 +1,9 @@
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { RecordFile } from '../shadow/record-file.js';
-import type { RequestCall } from './request-call.js';
+import type { RequestCall, Work } from './request-call.js';
 
-/**
- * A request's work, as its door runs it: it calls `call.end()` once the answer is out (or the
- * client is gone). Doors answer on transport events (a stream's close, undici's handler calls,
- * fastify's completion), so the end is a call, not a promise: what is written around the request
- * happens in the same turn as that event, and no promise or closure is made for it per request.
- */
-export type Work = (call: RequestCall) => void;
+export type { Work } from './request-call.js';
 
 /**
  * What is written around every request, once for all ways in (connect-es's interceptor shape,

@@ -21,31 +21,11 @@ import { ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, type TracedRequest } from '../teleme
 import type { Tracing } from '../telemetry/tracing.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
-import type { Exchange, Protocol, Side } from './exchange.js';
+import type { Door, Rendered, Served } from './door.js';
+import type { Exchange, Side } from './exchange.js';
 import { translateExchange } from './translate-exchange.js';
 
-/** What a door answered: the HTTP status (a gRPC call's: the one its code stands for), and a gRPC call's code. */
-export interface Rendered {
-  status: number;
-  grpcCode?: number | undefined;
-}
-
-/** What served an exchange: the translation's result, or the native backend's answer in the door's own form. */
-export type Served<N> = { side: 'translate'; value: Json | JsonText } | { side: 'native'; value: N };
-
-/**
- * What a front door adds to the pipeline: how its requests reach the native backend (REST as
- * REST, gRPC as gRPC), and how an answer of either side reads to the shadow comparator (REST JSON,
- * or proto JSON for gRPC). Whether an answer failed is its outcome's business, read from the
- * status the door renders it with.
- */
-export interface Door<W, N> {
-  readonly protocol: Protocol;
-  native(ex: Exchange<W>, origin: RequestOrigin): Promise<N>;
-  /** a native create's answer as the created resource in v2 JSON (undefined: it created nothing) */
-  created(ex: Exchange<W>, answer: N): Json | undefined;
-  comparable(ex: Exchange<W>, answer: Served<N> | ApiError): ComparedAnswer;
-}
+export type { Door, Rendered, Served } from './door.js';
 
 export interface PipelineDeps {
   v1: V1Client;

@@ -7,14 +7,12 @@ import type { Decision } from '../rollout/decide-backend.js';
 import type { TracedRequest } from '../telemetry/traced-request.js';
 import type { RequestCall } from './request-call.js';
 
-export type Protocol = 'rest' | 'grpc';
-export type Side = 'translate' | 'native';
+import type { Protocol, Side } from './sides.js';
+
+export { BACKEND_HEADER, type Protocol, type Side } from './sides.js';
 
 /** An update's pre-image: as the native side showed it, or the v1 record the translation changed. */
 export type PreImage = { shown: unknown } | { record: Json };
-
-/** The header (REST) or metadata key (gRPC) that says which side served an answer, and asks for one. */
-export const BACKEND_HEADER = 'x-v2proxy-backend';
 
 /** What the translation of the five operations reads, whichever door the request came by. */
 export interface OperationInput {

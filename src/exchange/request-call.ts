@@ -1,9 +1,16 @@
 import type { Decision } from '../rollout/decide-backend.js';
 import type { TracedRequest } from '../telemetry/traced-request.js';
-import type { Work } from './around-request.js';
-import { BACKEND_HEADER, type Protocol, type Side } from './exchange.js';
+import { BACKEND_HEADER, type Protocol, type Side } from './sides.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { type Outcome, outcomeOf, STOPPED, type Stop } from '../errors/request-outcome.js';
+
+/**
+ * A request's work, as its door runs it: it calls `call.end()` once the answer is out (or the
+ * client is gone). Doors answer on transport events (a stream's close, undici's handler calls,
+ * fastify's completion), so the end is a call, not a promise: what is written around the request
+ * happens in the same turn as that event, and no promise or closure is made for it per request.
+ */
+export type Work = (call: RequestCall) => void;
 
 /** The way a request came in that is counted: a v2 door (REST, gRPC) or the v1 passthrough. */
 export type Way = Protocol | 'v1';

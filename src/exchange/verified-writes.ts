@@ -17,7 +17,7 @@ import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { Exchange, PreImage, Side } from './exchange.js';
-import type { Door, Served } from './exchange-pipeline.js';
+import type { Door, Served } from './door.js';
 
 const REST_METHOD: Record<WriteOperation, string> = { create: 'POST', update: 'PATCH', delete: 'DELETE' };
 

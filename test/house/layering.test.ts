@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
@@ -61,5 +61,33 @@ describe('the house', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('no module of src/ imports itself round a cycle (type-only imports included)', () => {
+    const all = files(SRC).filter((f) => !relative(SRC, f).startsWith('gen/'));
+    const known = new Set(all);
+    const imports = new Map(
+      all.map((file) => {
+        const text = readFileSync(file, 'utf8');
+        const targets = [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.[^']+)\.js'/gms)].map((m) => resolve(dirname(file), `${m[1]}.ts`));
+        return [file, targets.filter((t) => known.has(t))];
+      }),
+    );
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const path: string[] = [];
+    const visit = (file: string) => {
+      if (path.includes(file)) {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' → '));
+        return;
+      }
+      if (done.has(file)) return;
+      path.push(file);
+      for (const next of imports.get(file) ?? []) visit(next);
+      path.pop();
+      done.add(file);
+    };
+    for (const file of all) visit(file);
+    expect(cycles).toEqual([]);
   });
 });
