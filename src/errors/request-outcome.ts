@@ -66,5 +66,5 @@ export function evidenceOf(outcome: Outcome): 'good' | 'bad' | undefined {
   return undefined;
 }
 
-/** The outcomes, as the docs table and the metric's label list them. */
+/** Every outcome, in the order the docs table lists them. */
 export const OUTCOMES: readonly Outcome[] = ['answered', 'client_error', 'backend_failure', 'cancelled', 'deadline', 'shutdown', 'refused'];

@@ -113,7 +113,7 @@ function orderedKey(key: string): string {
 }
 
 /** The key a route was stored and bucketed under before keys were ordered: its operations in the file's order. */
-export function fileOrderKey(resource: string, operations: readonly string[]): string {
+function fileOrderKey(resource: string, operations: readonly string[]): string {
   return `${resource}|${operations.join(',')}`;
 }
 
@@ -147,7 +147,7 @@ export function routeOfKey(key: string): { resource: string; operations: string[
 
 /** Whether two lists name the same operations, in whatever order (a command or a query names a route so). */
 export function sameOperations(a: readonly string[], b: readonly string[]): boolean {
-  return [...a].sort().join(',') === [...b].sort().join(',');
+  return routeKey('', a) === routeKey('', b);
 }
 
 /** A route's key: its resource and operations, in alphabetical order (`[list, get]` and `[get, list]` are one route). */

@@ -197,12 +197,11 @@ function serveCall(
   // counted as cancelled now, not when the request timeout would have fired
   stream.once('close', () => {
     if (answered) return;
-    stream.off('data', onData);
     chunks.length = 0;
     // a client's own timer fires a moment before the proxy's (which started when the call came):
     // a reset at its deadline is the deadline passing, not a cancellation
     call.stop(performance.now() >= deadlineFrom ? 'deadline' : 'cancelled');
-    answer(procedure.status(apiError('REQUEST_CANCELLED')));
+    stop(procedure.status(apiError('REQUEST_CANCELLED')));
   });
   stream.once('end', () => {
     ended = true;

@@ -90,6 +90,12 @@ class BackendCall {
     this.life?.removeEventListener('abort', this.lifeEnded);
   }
 
+  /** The call's error, told to its caller: the call is over. */
+  private fail(err: Error): void {
+    this.done();
+    this.next.onError?.(err);
+  }
+
   /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
   attempt(): boolean {
     const admitted = this.parts.breaker.admit();
@@ -130,8 +136,7 @@ class BackendCall {
     if (this.waiting !== undefined) {
       clearTimeout(this.waiting);
       this.waiting = undefined;
-      this.done();
-      this.next.onError?.(this.callerAbort);
+      this.fail(this.callerAbort);
       return;
     }
     this.abortAttempt?.(this.callerAbort);
@@ -144,15 +149,13 @@ class BackendCall {
       this.dropping = false;
       // the request this call is for is gone: no further attempt starts for it
       if (this.life?.aborted) {
-        this.done();
-        this.next.onError?.(abortReason(this.life));
+        this.fail(abortReason(this.life));
         return;
       }
       try {
         this.attempt();
       } catch (err) {
-        this.done();
-        this.next.onError?.(err as Error);
+        this.fail(err as Error);
       }
     }, this.delay);
   }
@@ -209,8 +212,7 @@ class BackendCall {
     this.stop();
     if (this.dropping) {
       if (this.callerAbort) {
-        this.done();
-        this.next.onError?.(this.callerAbort);
+        this.fail(this.callerAbort);
       } else this.again();
       return;
     }
@@ -229,8 +231,7 @@ class BackendCall {
         return;
       }
     }
-    this.done();
-    this.next.onError?.(err);
+    this.fail(err);
   }
 
   onBodySent(chunk: Buffer): void {

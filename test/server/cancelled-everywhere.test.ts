@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OUTCOMES } from '../../src/errors/request-outcome.js';
 import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { A, A_TEAM, CAROL, CUSTOM_ROLE_A, TOKENS } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
@@ -53,10 +54,9 @@ describe('the same event, the same count, on every door', () => {
     await until(v1Reads, (n) => n > reads, 'the read at v1');
     stop.abort();
     await sent;
-    const outcomes = ['answered', 'client_error', 'backend_failure', 'cancelled', 'deadline', 'shutdown', 'refused'];
     const delta = (text: string) =>
       Object.fromEntries(
-        outcomes.map((o) => [
+        OUTCOMES.map((o) => [
           o,
           counted(text, new RegExp(`${labels.source}.*outcome="${o}"`)) - counted(before, new RegExp(`${labels.source}.*outcome="${o}"`)),
         ]),
