@@ -130,68 +130,76 @@ function summary(report: DiffReport): string {
     .join('\n')}\n`;
 }
 
+const DIFF_OPTIONS = {
+  requests: { type: 'string' },
+  a: { type: 'string' },
+  b: { type: 'string' },
+  token: { type: 'string' },
+  'token-b': { type: 'string' },
+  report: { type: 'string' },
+  json: { type: 'string' },
+  'fail-over': { type: 'string' },
+  'min-reads': { type: 'string' },
+  'max-errors': { type: 'string' },
+  concurrency: { type: 'string' },
+  noise: { type: 'string' },
+  ignore: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What `v2proxy diff` was asked to do, checked. */
+interface DiffSettings {
+  requests: string;
+  a: string;
+  b: string;
+  token: string;
+  tokenB: string;
+  failOver: number;
+  minReads: number;
+  maxErrors: number;
+  concurrency: number;
+  noise: number;
+  ignore: string[];
+  headers: Record<string, string>;
+  report: string | undefined;
+  json: string | undefined;
+}
+
+/** The command line read and checked (UsageError when it cannot be used); `help` when that is all it asks. */
+function diffSettings(argv: string[]): DiffSettings | 'help' {
+  const opts = parseArgs({ args: argv, strict: true, allowPositionals: false, options: DIFF_OPTIONS }).values;
+  if (opts.help) return 'help';
+  if (!opts.requests) throw new UsageError('--requests is required');
+  if (!opts.token) throw new UsageError('--token is required');
+  return {
+    requests: opts.requests,
+    a: url(opts.a, 'a'),
+    b: url(opts.b, 'b'),
+    token: opts.token,
+    tokenB: opts['token-b'] ?? opts.token,
+    failOver: number(opts['fail-over'], 'fail-over', 0, 100, 0),
+    minReads: Math.floor(number(opts['min-reads'], 'min-reads', 1, 1e9, REPORT_JUDGEMENT.minimum)),
+    maxErrors: number(opts['max-errors'], 'max-errors', 0, 100, 0),
+    concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
+    noise: number(opts.noise, 'noise', 0, 100, 0),
+    ignore: opts.ignore ?? [],
+    headers: headers(opts.header ?? []),
+    report: opts.report,
+    json: opts.json,
+  };
+}
+
 /** `v2proxy diff`: returns the exit code (0 within --fail-over, 1 above, 2 bad usage). */
 export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
-  let opts: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        requests: { type: 'string' },
-        a: { type: 'string' },
-        b: { type: 'string' },
-        token: { type: 'string' },
-        'token-b': { type: 'string' },
-        report: { type: 'string' },
-        json: { type: 'string' },
-        'fail-over': { type: 'string' },
-        'min-reads': { type: 'string' },
-        'max-errors': { type: 'string' },
-        concurrency: { type: 'string' },
-        noise: { type: 'string' },
-        ignore: { type: 'string', multiple: true },
-        header: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  let settings: {
-    requests: string;
-    a: string;
-    b: string;
-    token: string;
-    tokenB: string;
-    failOver: number;
-    minReads: number;
-    maxErrors: number;
-    concurrency: number;
-    noise: number;
-    ignore: string[];
-    headers: Record<string, string>;
-  };
+  let settings: DiffSettings;
   try {
-    opts = parse();
-    if (opts.help) {
+    const read = diffSettings(argv);
+    if (read === 'help') {
       io.stdout(DIFF_USAGE);
       return 0;
     }
-    if (!opts.requests) throw new UsageError('--requests is required');
-    if (!opts.token) throw new UsageError('--token is required');
-    settings = {
-      requests: opts.requests,
-      a: url(opts.a, 'a'),
-      b: url(opts.b, 'b'),
-      token: opts.token,
-      tokenB: opts['token-b'] ?? opts.token,
-      failOver: number(opts['fail-over'], 'fail-over', 0, 100, 0),
-      minReads: Math.floor(number(opts['min-reads'], 'min-reads', 1, 1e9, REPORT_JUDGEMENT.minimum)),
-      maxErrors: number(opts['max-errors'], 'max-errors', 0, 100, 0),
-      concurrency: Math.floor(number(opts.concurrency, 'concurrency', 1, 256, 8)),
-      noise: number(opts.noise, 'noise', 0, 100, 0),
-      ignore: opts.ignore ?? [],
-      headers: headers(opts.header ?? []),
-    };
+    settings = read;
   } catch (err) {
     io.stderr(`v2proxy diff: ${(err as Error).message}\n\n${DIFF_USAGE}`);
     return 2;
@@ -239,8 +247,8 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       `field verdicts (${shown(REPORT_JUDGEMENT.level.confidence, 'share')} intervals, tolerance ${settings.failOver} % of compared reads, at least ${settings.minReads} reads):\n${verdicts.lines.join('\n')}\n`,
     );
   const generatedAt = new Date().toISOString();
-  if (opts.report) writeFileSync(opts.report, renderReportHtml(result.report, { title: `v2proxy diff: ${settings.a} vs ${settings.b}`, generatedAt }));
-  if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result.report, null, 2)}\n`);
+  if (settings.report) writeFileSync(settings.report, renderReportHtml(result.report, { title: `v2proxy diff: ${settings.a} vs ${settings.b}`, generatedAt }));
+  if (settings.json) writeFileSync(settings.json, `${JSON.stringify(result.report, null, 2)}\n`);
   const why = inconclusive(result, settings.maxErrors);
   if (why !== undefined) {
     io.stdout(`inconclusive: ${why}\n`);

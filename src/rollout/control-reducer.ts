@@ -88,16 +88,12 @@ const without = <T>(map: Readonly<Record<string, T>>, key: string): Record<strin
   return rest;
 };
 
-/**
- * The one place control state changes: the next document from the current one and an event, with
- * the audit records of the change. Pure (the clock and the record ids come in `ctx`), so every
- * replica makes the same change from the same document, and a write lost to another writer is
- * simply made again on the newer document.
- */
-export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceContext): Reduced {
+type Audit = (actor: Actor, action: string, key: string | null, fields: Partial<AuditRecord>) => AuditRecord;
+
+/** The audit records of one change: at one moment, numbered when written (the writer knows the trail's length it writes over). */
+function auditOf(ctx: ReduceContext): Audit {
   const at = new Date(ctx.now).toISOString();
-  // numbered when written (the writer knows the trail's length it writes over)
-  const audit = (actor: Actor, action: string, key: string | null, fields: Partial<AuditRecord>): AuditRecord => ({
+  return (actor, action, key, fields) => ({
     id: ctx.id(),
     seq: 0,
     at,
@@ -110,48 +106,115 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
     figures: null,
     ...fields,
   });
+}
+
+/** A rollout file published: the routes' states kept where the route is, each progressive one refitted to its new schedule. */
+function publishConfig(doc: ControlDoc, event: Extract<ControlEvent, { type: 'publish-config' }>, ctx: ReduceContext, audit: Audit): Reduced {
+  if (doc.config?.digest === event.digest) return { kind: 'unchanged' };
+  const keys = new Set(event.config.routes.map((r) => routeKey(r.resource, r.operations)));
+  const keep = <T>(map: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(map).filter(([k]) => keys.has(k)));
+  // live edits: each progressive route's state is made again under its new schedule
+  const progress: Record<string, RouteProgress> = {};
+  const refitted: Record<string, unknown>[] = [];
+  for (const route of event.config.routes) {
+    const key = routeKey(route.resource, route.operations);
+    const schedule = scheduleOfRoute(route);
+    const p = doc.progress[key];
+    if (!schedule || !p) continue;
+    const fitted = fitToSchedule(schedule, p, ctx.now);
+    progress[key] = fitted;
+    if (fitted !== p) refitted.push({ route: routeOfKey(key), from: { state: p.state, step: p.step + 1 }, to: { state: fitted.state, step: fitted.step + 1 } });
+  }
+  const approvals = Object.fromEntries(Object.entries(keep(doc.approvals)).filter(([k, a]) => progress[k]?.stage === a.stage));
+  // the file's own kill switch changed: an operator's earlier kill or resume gives way to it
+  const kill = doc.kill && event.config.killSwitch !== ctx.config.killSwitch ? null : doc.kill;
+  const next: ControlDoc = {
+    config: { text: event.text, digest: event.digest, at: ctx.now, actor: event.actor },
+    kill,
+    rollbacks: keep(doc.rollbacks),
+    progress,
+    approvals,
+    diffReset: doc.diffReset,
+    bucketKeys: bucketKeysFor(doc, ctx.config.routes, keys),
+  };
+  const record = audit(event.actor, 'config.published', null, {
+    before: doc.config ? { digest: doc.config.digest, killSwitch: ctx.config.killSwitch } : null,
+    after: { digest: event.digest, killSwitch: kill ? kill.on : event.config.killSwitch },
+    reason: doc.config === null ? 'the first configuration' : event.actor === 'file' ? 'a replica loaded a changed rollout file' : `reload by ${event.actor}`,
+    figures: { routes: event.config.routes.length, ...(refitted.length > 0 ? { refitted } : {}) },
+  });
+  return { kind: 'changed', doc: next, audit: [record] };
+}
+
+/** An operator's command on a progressive route: refused, held for a second operator's approval, or made. */
+function routeCommand(doc: ControlDoc, event: Extract<ControlEvent, { type: 'route-command' }>, ctx: ReduceContext, audit: Audit): Reduced {
+  const routes = ctx.config.routes;
+  const route = routes.find((r) => r.resource === event.resource && sameOperations(r.operations, event.operations));
+  if (!route) return { kind: 'refused', error: 'unknown-route', reason: `no route ${event.resource} [${event.operations.join(', ')}] in the rollout file` };
+  const key = routeKey(route.resource, route.operations);
+  const schedule = scheduleOfRoute(route);
+  if (!schedule) return { kind: 'refused', error: 'refused', reason: `the route ${key} has a fixed native share, no steps` };
+  const p = fitToSchedule(schedule, doc.progress[key] ?? startProgress(schedule, ctx.now), ctx.now);
+  // the step the operator saw is gone: no second move on a state nobody decided on
+  if (event.fromStep !== undefined && event.fromStep !== p.step + 1)
+    return { kind: 'refused', error: 'stale', reason: `the route ${key} is at step ${p.step + 1} (${p.state}), not at step ${event.fromStep}` };
+  const made = commandProgress(schedule, p, event.action, ctx.now, event.actor, event.reason);
+  if (!made.ok) return { kind: 'refused', error: 'refused', reason: made.reason };
+  const after = made.transition.progress;
+  const fromNative = shareOf(schedule, p).native;
+  const toNative = shareOf(schedule, after).native;
+  const gate = ctx.config.approvals;
+  let approvedFrom: PendingApproval | undefined;
+  if ((event.action === 'promote' || event.action === 'retry') && gate && toNative > gate.nativeAbove && toNative > fromNative) {
+    const pending = doc.approvals[key];
+    const live = pending && pending.action === event.action && pending.stage === p.stage && ctx.now - pending.at < durationMs(gate.expireAfter);
+    if (live && pending.requestedBy === event.actor) return { kind: 'unchanged', pending };
+    if (!live) {
+      const asked: PendingApproval = {
+        action: event.action,
+        stage: p.stage,
+        step: p.step,
+        toNative,
+        requestedBy: event.actor,
+        at: ctx.now,
+        reason: event.reason,
+      };
+      const record = audit(event.actor, `route.${event.action}-requested`, key, {
+        before: progressView(p, schedule),
+        after: { ...progressView(after, schedule), approval: 'pending' },
+        reason: `${event.reason === '' ? event.action : event.reason}: native ${toNative} % is above ${gate.nativeAbove} %, a second operator must ${event.action} too`,
+      });
+      return { kind: 'changed', doc: { ...doc, approvals: { ...doc.approvals, [key]: asked } }, audit: [record], pending: asked };
+    }
+    approvedFrom = pending;
+  }
+  const records = [
+    audit(event.actor, `route.${event.action}`, key, {
+      before: progressView(p, schedule),
+      after: progressView(after, schedule),
+      reason: approvedFrom
+        ? `${made.transition.events[0]?.reason ?? event.action}; asked by ${approvedFrom.requestedBy}${approvedFrom.reason === '' ? '' : ` (${approvedFrom.reason})`}, approved by ${event.actor}`
+        : (made.transition.events[0]?.reason ?? `${event.action} by ${event.actor}`),
+      figures: approvedFrom ? { requestedBy: approvedFrom.requestedBy, approvedBy: event.actor } : null,
+    }),
+  ];
+  return { kind: 'changed', doc: settle(doc, key, after), audit: records };
+}
+
+/**
+ * The one place control state changes: the next document from the current one and an event, with
+ * the audit records of the change. Pure (the clock and the record ids come in `ctx`), so every
+ * replica makes the same change from the same document, and a write lost to another writer is
+ * simply made again on the newer document.
+ */
+export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceContext): Reduced {
+  const audit = auditOf(ctx);
   const routes = ctx.config.routes;
   const find = (key: string) => routes.find((r) => routeKey(r.resource, r.operations) === key);
 
   switch (event.type) {
-    case 'publish-config': {
-      if (doc.config?.digest === event.digest) return { kind: 'unchanged' };
-      const keys = new Set(event.config.routes.map((r) => routeKey(r.resource, r.operations)));
-      const keep = <T>(map: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(map).filter(([k]) => keys.has(k)));
-      // live edits: each progressive route's state is made again under its new schedule
-      const progress: Record<string, RouteProgress> = {};
-      const refitted: Record<string, unknown>[] = [];
-      for (const route of event.config.routes) {
-        const key = routeKey(route.resource, route.operations);
-        const schedule = scheduleOfRoute(route);
-        const p = doc.progress[key];
-        if (!schedule || !p) continue;
-        const fitted = fitToSchedule(schedule, p, ctx.now);
-        progress[key] = fitted;
-        if (fitted !== p)
-          refitted.push({ route: routeOfKey(key), from: { state: p.state, step: p.step + 1 }, to: { state: fitted.state, step: fitted.step + 1 } });
-      }
-      const approvals = Object.fromEntries(Object.entries(keep(doc.approvals)).filter(([k, a]) => progress[k]?.stage === a.stage));
-      // the file's own kill switch changed: an operator's earlier kill or resume gives way to it
-      const kill = doc.kill && event.config.killSwitch !== ctx.config.killSwitch ? null : doc.kill;
-      const next: ControlDoc = {
-        config: { text: event.text, digest: event.digest, at: ctx.now, actor: event.actor },
-        kill,
-        rollbacks: keep(doc.rollbacks),
-        progress,
-        approvals,
-        diffReset: doc.diffReset,
-        bucketKeys: bucketKeysFor(doc, ctx.config.routes, keys),
-      };
-      const record = audit(event.actor, 'config.published', null, {
-        before: doc.config ? { digest: doc.config.digest, killSwitch: ctx.config.killSwitch } : null,
-        after: { digest: event.digest, killSwitch: kill ? kill.on : event.config.killSwitch },
-        reason:
-          doc.config === null ? 'the first configuration' : event.actor === 'file' ? 'a replica loaded a changed rollout file' : `reload by ${event.actor}`,
-        figures: { routes: event.config.routes.length, ...(refitted.length > 0 ? { refitted } : {}) },
-      });
-      return { kind: 'changed', doc: next, audit: [record] };
-    }
+    case 'publish-config':
+      return publishConfig(doc, event, ctx, audit);
 
     case 'kill-switch': {
       const before = doc.kill ? doc.kill.on : ctx.config.killSwitch;
@@ -208,58 +271,8 @@ export function reduceControl(doc: ControlDoc, event: ControlEvent, ctx: ReduceC
       return { kind: 'changed', doc: settle(doc, event.key, next.progress), audit: records };
     }
 
-    case 'route-command': {
-      const route = routes.find((r) => r.resource === event.resource && sameOperations(r.operations, event.operations));
-      if (!route) return { kind: 'refused', error: 'unknown-route', reason: `no route ${event.resource} [${event.operations.join(', ')}] in the rollout file` };
-      const key = routeKey(route.resource, route.operations);
-      const schedule = scheduleOfRoute(route);
-      if (!schedule) return { kind: 'refused', error: 'refused', reason: `the route ${key} has a fixed native share, no steps` };
-      const p = fitToSchedule(schedule, doc.progress[key] ?? startProgress(schedule, ctx.now), ctx.now);
-      // the step the operator saw is gone: no second move on a state nobody decided on
-      if (event.fromStep !== undefined && event.fromStep !== p.step + 1)
-        return { kind: 'refused', error: 'stale', reason: `the route ${key} is at step ${p.step + 1} (${p.state}), not at step ${event.fromStep}` };
-      const made = commandProgress(schedule, p, event.action, ctx.now, event.actor, event.reason);
-      if (!made.ok) return { kind: 'refused', error: 'refused', reason: made.reason };
-      const after = made.transition.progress;
-      const fromNative = shareOf(schedule, p).native;
-      const toNative = shareOf(schedule, after).native;
-      const gate = ctx.config.approvals;
-      let approvedFrom: PendingApproval | undefined;
-      if ((event.action === 'promote' || event.action === 'retry') && gate && toNative > gate.nativeAbove && toNative > fromNative) {
-        const pending = doc.approvals[key];
-        const live = pending && pending.action === event.action && pending.stage === p.stage && ctx.now - pending.at < durationMs(gate.expireAfter);
-        if (live && pending.requestedBy === event.actor) return { kind: 'unchanged', pending };
-        if (!live) {
-          const asked: PendingApproval = {
-            action: event.action,
-            stage: p.stage,
-            step: p.step,
-            toNative,
-            requestedBy: event.actor,
-            at: ctx.now,
-            reason: event.reason,
-          };
-          const record = audit(event.actor, `route.${event.action}-requested`, key, {
-            before: progressView(p, schedule),
-            after: { ...progressView(after, schedule), approval: 'pending' },
-            reason: `${event.reason === '' ? event.action : event.reason}: native ${toNative} % is above ${gate.nativeAbove} %, a second operator must ${event.action} too`,
-          });
-          return { kind: 'changed', doc: { ...doc, approvals: { ...doc.approvals, [key]: asked } }, audit: [record], pending: asked };
-        }
-        approvedFrom = pending;
-      }
-      const records = [
-        audit(event.actor, `route.${event.action}`, key, {
-          before: progressView(p, schedule),
-          after: progressView(after, schedule),
-          reason: approvedFrom
-            ? `${made.transition.events[0]?.reason ?? event.action}; asked by ${approvedFrom.requestedBy}${approvedFrom.reason === '' ? '' : ` (${approvedFrom.reason})`}, approved by ${event.actor}`
-            : (made.transition.events[0]?.reason ?? `${event.action} by ${event.actor}`),
-          figures: approvedFrom ? { requestedBy: approvedFrom.requestedBy, approvedBy: event.actor } : null,
-        }),
-      ];
-      return { kind: 'changed', doc: settle(doc, key, after), audit: records };
-    }
+    case 'route-command':
+      return routeCommand(doc, event, ctx, audit);
 
     case 'diff-reset':
       // the report begins again now, on every replica (each clears what it holds once it sees this)

@@ -94,12 +94,9 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The admin surface: who may do what is ADMIN_PERMISSIONS (each route is registered from it), every
- * call named by its operator in the audit trail; and the Prometheus metrics.
- */
-export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
-  const { rollout, operators } = deps;
+/** What the admin commands share: each done exactly once, answered with the control state's ETag. */
+function commandsOf(deps: AdminDeps) {
+  const { rollout } = deps;
   const routeStatus = (resource: string, operations: readonly string[]) => {
     return (rollout.status().routes as { resource: string; operations: string[] }[]).find(
       (r) => r.resource === resource && sameOperations(r.operations, operations),
@@ -147,8 +144,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     return rollout.status();
   };
 
-  type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-  const handlers = new Map<string, Handler>([
+  return { command, routeCommand, kill };
+}
+
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** Each admin call's handler, by `METHOD path` as ADMIN_PERMISSIONS names it. */
+function handlersOf(deps: AdminDeps): Map<string, Handler> {
+  const { rollout } = deps;
+  const { command, routeCommand, kill } = commandsOf(deps);
+  return new Map<string, Handler>([
     [
       'GET /admin',
       async (req, reply) => {
@@ -232,7 +237,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       (req, reply) => routeCommand(req as FastifyRequest<{ Params: { resource: string; operations: string } }>, reply, action),
     ]),
   ]);
+}
 
+/**
+ * The admin surface: who may do what is ADMIN_PERMISSIONS (each route is registered from it), every
+ * call named by its operator in the audit trail; and the Prometheus metrics.
+ */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const { operators } = deps;
+  const handlers = handlersOf(deps);
   app.register(async (admin) => {
     admin.addHook('onRequest', async (req, reply) => {
       void reply.header('x-content-type-options', 'nosniff');

@@ -71,6 +71,56 @@ export function grpcStreamCalls(deps: StreamCallDeps): (stream: http2.ServerHttp
   };
 }
 
+/** Writes a call's answer (its message, or its error in the trailers) and ends the call with its status. */
+function respond(
+  deps: StreamCallDeps,
+  procedure: GrpcProcedure,
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  call: RequestCall,
+  outcome: GrpcOutcome | ConnectError,
+  ended: () => boolean,
+  socket: { remoteAddress?: string | undefined; remotePort?: number | undefined } | undefined,
+): void {
+  let error = outcome instanceof ConnectError ? outcome : outcome.error;
+  let payload: Buffer | undefined;
+  if (!error) {
+    try {
+      payload = envelope(toBinary(procedure.method.output, (outcome as GrpcOutcome).message as Message));
+    } catch (err) {
+      error = ConnectError.from(err);
+    }
+  }
+  if (!stream.destroyed && !stream.closed) {
+    const head: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', ...answerHead(call) };
+    const trailers = error ? Object.fromEntries(setTrailerStatus(new Headers(), error)) : OK_TRAILERS;
+    try {
+      stream.respond(head, { waitForTrailers: true });
+      stream.once('wantTrailers', () => {
+        if (!stream.destroyed) stream.sendTrailers(trailers);
+      });
+      stream.end(payload);
+    } catch {
+      // the client reset it meanwhile
+    }
+    // answered before the whole request came: the rest is read and dropped so the client can finish
+    if (!ended()) dropUnread(stream, ended, deps.unread);
+  }
+  const code = error ? error.code : 0;
+  call.grpcCode = code;
+  call.status = httpStatusOf(code as GrpcCodeNumber);
+  call.source = {
+    method: 'POST',
+    url: headers[':path'] ?? '',
+    host: headers[':authority'] ?? headers.host,
+    remoteAddress: socket?.remoteAddress,
+    remotePort: socket?.remotePort,
+    statusCode: 200,
+    grpcStatus: String(code),
+  };
+  call.end();
+}
+
 function serveCall(
   deps: StreamCallDeps,
   procedure: GrpcProcedure,
@@ -93,43 +143,7 @@ function serveCall(
     if (answered) return;
     answered = true;
     clearTimeout(timer);
-    let error = outcome instanceof ConnectError ? outcome : outcome.error;
-    let payload: Buffer | undefined;
-    if (!error) {
-      try {
-        payload = envelope(toBinary(procedure.method.output, (outcome as GrpcOutcome).message as Message));
-      } catch (err) {
-        error = ConnectError.from(err);
-      }
-    }
-    if (!stream.destroyed && !stream.closed) {
-      const head: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', ...answerHead(call) };
-      const trailers = error ? Object.fromEntries(setTrailerStatus(new Headers(), error)) : OK_TRAILERS;
-      try {
-        stream.respond(head, { waitForTrailers: true });
-        stream.once('wantTrailers', () => {
-          if (!stream.destroyed) stream.sendTrailers(trailers);
-        });
-        stream.end(payload);
-      } catch {
-        // the client reset it meanwhile
-      }
-      // answered before the whole request came: the rest is read and dropped so the client can finish
-      if (!ended) dropUnread(stream, () => ended, deps.unread);
-    }
-    const code = error ? error.code : 0;
-    call.grpcCode = code;
-    call.status = httpStatusOf(code as GrpcCodeNumber);
-    call.source = {
-      method: 'POST',
-      url: headers[':path'] ?? '',
-      host: headers[':authority'] ?? headers.host,
-      remoteAddress: socket?.remoteAddress,
-      remotePort: socket?.remotePort,
-      statusCode: 200,
-      grpcStatus: String(code),
-    };
-    call.end();
+    respond(deps, procedure, stream, headers, call, outcome, () => ended, socket);
   };
 
   // as connect: a grpc-timeout it cannot read is refused before the message is read
