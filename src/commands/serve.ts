@@ -2,7 +2,7 @@ import type { DestinationStream } from 'pino';
 import { newAdminToken, operatorsConfigured, resolveSettings } from '../config/load-settings.js';
 import type { ResolvedSettings, Settings } from '../config/settings-schema.js';
 import { shownUrl } from '../net/shown-url.js';
-import { buildProxyApp } from '../server/build-proxy-app.js';
+import { buildProxyApp } from '../app/build-proxy-app.js';
 import { Lifecycle } from '../server/lifecycle.js';
 
 export interface RunningProxy {

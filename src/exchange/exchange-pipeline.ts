@@ -44,6 +44,8 @@ export interface PipelineDeps {
   /** with an OTLP endpoint: a server span per exchange, a client span per upstream attempt */
   tracing?: Tracing | undefined;
   random?: () => number;
+  /** the moments without client requests that shadow work waits for (shared with the write verifier) */
+  gate?: QuietGate | undefined;
 }
 
 /** The route an exchange took, as a template (`/iam/v2beta1/groups/{uid}`): its server span's `http.route`. */
@@ -68,9 +70,6 @@ function serverSpan(tracing: Tracing, ex: Exchange) {
   });
 }
 
-/** how long shadow work waits for a moment without client requests before it runs anyway */
-const QUIET_WAIT_MS = 5;
-
 /**
  * The one path of every v2 request, REST or gRPC: decide the side (rollout), serve it (translation
  * onto v1, or the native backend through the door), and once the door has answered, shadow it.
@@ -79,7 +78,7 @@ const QUIET_WAIT_MS = 5;
  * analysis, span end and log line) is written around it, for every way in (`around-request.ts`).
  */
 export class ExchangePipeline {
-  private readonly gate = new QuietGate();
+  private readonly gate: QuietGate;
   private readonly random: () => number;
   private readonly writes: VerifiedWrites;
 
@@ -87,6 +86,7 @@ export class ExchangePipeline {
 
   constructor(private readonly deps: PipelineDeps) {
     this.random = deps.random ?? Math.random;
+    this.gate = deps.gate ?? new QuietGate();
     this.writes = new VerifiedWrites({ ...deps, random: this.random });
     this.keyed = { store: deps.services.idempotency, visible: (ex, side, uid) => this.visible(ex, side, uid), warn: deps.services.warn };
   }
@@ -265,11 +265,6 @@ export class ExchangePipeline {
     else if (this.random() * 100 < share) ex.shadow = { config, noise: this.random() * 100 < config.noise };
   }
 
-  /** Resolves at a moment without client requests, or after a few milliseconds (verification's reads wait for it). */
-  quiet(): Promise<void> {
-    return this.gate.wait(QUIET_WAIT_MS);
-  }
-
   /** One read of an exchange on one side, as its client would have seen it (shadow and noise reads). */
   private async readFrom<W, N>(ex: Exchange<W>, door: Door<W, N>, side: Side): Promise<ComparedAnswer> {
     // a trace of its own, linked to the request's: it runs after the answer
@@ -290,10 +285,10 @@ export class ExchangePipeline {
     if (side === 'native') {
       // no answer from the native backend is a shadow that failed, not a difference
       answer = { side, value: await door.native(ex, origin) };
-      await this.gate.wait(QUIET_WAIT_MS);
+      await this.gate.wait();
     } else {
       // the translation's work waits for a quiet moment; comparing it needs no second wait
-      await this.gate.wait(QUIET_WAIT_MS);
+      await this.gate.wait();
       try {
         answer = { side, value: await this.translate(ex, origin) };
       } catch (err) {

@@ -1,4 +1,4 @@
-import type { AnalysisCounters } from '../stores/fleet-counters.js';
+import type { TrafficCount, TrafficCounters } from '../stores/traffic-counters.js';
 import { addTally, countServed, emptyTally, type IntervalTally, quantileMs, tallyCounts, tallyOf } from './interval-tally.js';
 import type { KnownRoutes } from './rollout-config.js';
 import { type RolloutSnapshot, rolledBackAt } from './rollout-snapshot.js';
@@ -29,6 +29,14 @@ export interface TrafficRow {
   sides: { translate: SideTraffic; native: SideTraffic };
 }
 
+/** One resource's operation's counts of one minute, not yet sent. */
+interface Minute {
+  resource: string;
+  operation: string;
+  minute: number;
+  tally: IntervalTally;
+}
+
 const side = (t: IntervalTally, s: 'translate' | 'native'): SideTraffic => ({
   served: t.requests[s],
   errors: t.errors[s],
@@ -42,17 +50,17 @@ const side = (t: IntervalTally, s: 'translate' | 'native'): SideTraffic => ({
  * included, so an operator sees where traffic goes and how each side does.
  */
 export class FleetTraffic {
-  private pending = new Map<string, { key: string; index: number; tally: IntervalTally }>();
+  private pending = new Map<string, Minute>();
   // resource → operation → the entry of `pending` counted into now
-  private current = new Map<string, Map<string, { key: string; index: number; tally: IntervalTally }>>();
+  private current = new Map<string, Map<string, Minute>>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly sender: SendOnce;
+  private readonly sender: SendOnce<TrafficCount>;
   // a Redis that is away fails every flush: it is told once a minute
   private failureToldAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: {
-      counters: AnalysisCounters;
+      counters: TrafficCounters;
       now(): number;
       failed(err: unknown): void;
     },
@@ -60,8 +68,8 @@ export class FleetTraffic {
     this.sender = new SendOnce(deps.counters);
   }
 
-  private static key(resource: string, operation: string): string {
-    return `traffic|${resource}|${operation}`;
+  private static id(resource: string, operation: string, minute: number): string {
+    return `${resource}|${operation}|${minute}`;
   }
 
   /** A v2 request answered by a side (5xx or none: failed), with how long it took. */
@@ -74,10 +82,9 @@ export class FleetTraffic {
       this.current.set(resource, ops);
     }
     let entry = ops.get(operation);
-    if (!entry || entry.index !== index) {
-      const key = FleetTraffic.key(resource, operation);
-      const id = `${key}|${index}`;
-      entry = this.pending.get(id) ?? { key, index, tally: emptyTally() };
+    if (!entry || entry.minute !== index) {
+      const id = FleetTraffic.id(resource, operation, index);
+      entry = this.pending.get(id) ?? { resource, operation, minute: index, tally: emptyTally() };
       this.pending.set(id, entry);
       ops.set(operation, entry);
     }
@@ -89,9 +96,12 @@ export class FleetTraffic {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops the timer and sends what is left; answers how many minutes' counts could not be sent. */
+  async close(): Promise<number> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.flush();
+    return this.pending.size + this.sender.inDoubt;
   }
 
   /** Sends what was counted here, once; kept for the next try when the counters are away. */
@@ -102,7 +112,7 @@ export class FleetTraffic {
         const batch = [...this.pending.values()];
         this.pending = new Map();
         this.current = new Map();
-        return batch.map((b) => ({ route: b.key, stage: 0, index: b.index, counts: tallyCounts(b.tally) }));
+        return batch.map((b) => ({ resource: b.resource, operation: b.operation, minute: b.minute, counts: tallyCounts(b.tally) }));
       }, KEEP_MS);
     } catch (err) {
       if (this.deps.now() - this.failureToldAt >= MINUTE) {
@@ -120,12 +130,11 @@ export class FleetTraffic {
     const pairs = [...known.entries()].flatMap(([resource, ops]) => ops.map((operation) => ({ resource, operation })));
     return Promise.all(
       pairs.map(async ({ resource, operation }) => {
-        const key = FleetTraffic.key(resource, operation);
         const total = emptyTally();
-        const read = await Promise.all(indexes.map((i) => this.deps.counters.read(key, 0, i).catch(() => ({}))));
+        const read = await Promise.all(indexes.map((i) => this.deps.counters.read(resource, operation, i).catch(() => ({}))));
         for (const counts of read) addTally(total, tallyOf(counts));
         for (const i of indexes) {
-          const mine = this.pending.get(`${key}|${i}`);
+          const mine = this.pending.get(FleetTraffic.id(resource, operation, i));
           if (mine) addTally(total, mine.tally);
         }
         const route = snapshot.routeFor(resource, operation);

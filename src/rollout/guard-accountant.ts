@@ -40,6 +40,8 @@ export class GuardAccountant {
   private readonly windows = new Map<string, { requests: number; failures: number }>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  // counts the fleet's counters did not take (Redis away): judged on this replica alone
+  private unsent = 0;
 
   constructor(
     private readonly deps: {
@@ -62,9 +64,13 @@ export class GuardAccountant {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops the timer and sends what is left; answers how many counts the fleet did not take (judged here alone). */
+  async close(): Promise<number> {
     clearInterval(this.timer);
     this.timer = undefined;
+    const before = this.unsent;
+    await this.flush();
+    return this.unsent - before;
   }
 
   /** A native answer (5xx or none: failed). */
@@ -120,6 +126,7 @@ export class GuardAccountant {
       windows = await this.deps.counters.tally(batch, window);
     } catch {
       alone = true;
+      this.unsent += batch.reduce((n, t) => n + t.total, 0);
       windows = await this.deps.alone.tally(batch, window);
     }
     for (const w of windows) {

@@ -1,4 +1,4 @@
-import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
+import type { AnalysisCount, AnalysisCounters, Lease } from '../stores/fleet-counters.js';
 import { countCompared, countServed, countVerified, emptyTally, type IntervalTally, type ShadowComparison, tallyCounts } from './interval-tally.js';
 import type { RouteProgress, Schedule } from './route-progress.js';
 import { SendOnce } from './send-once.js';
@@ -50,7 +50,7 @@ export class ProgressRunner {
   private pending = new Map<string, { route: string; stage: number; index: number; tally: IntervalTally }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly sender: SendOnce;
+  private readonly sender: SendOnce<AnalysisCount>;
 
   // when a failure was last told (a Redis that is away fails every tick: it is said every FAILURE_EVERY_MS)
   private failureToldAt = Number.NEGATIVE_INFINITY;
@@ -72,9 +72,13 @@ export class ProgressRunner {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops judging and sends what is left (after a round under way); answers how many intervals' counts could not be sent. */
+  async close(): Promise<number> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.running;
+    await this.flush();
+    return this.pending.size + this.sender.inDoubt;
   }
 
   /** The interval of a route's step a moment falls in. */

@@ -1,13 +1,4 @@
-import type { Redis } from 'ioredis';
-import type { FleetChannel } from '../stores/fleet-channel.js';
-import type { AnalysisCounters, Lease } from '../stores/fleet-counters.js';
-import { MemoryAnalysisCounters } from '../stores/memory-analysis-counters.js';
-import { MemoryControlStore } from '../stores/memory-control-store.js';
-import { MemoryGuardCounters } from '../stores/memory-guard-counters.js';
-import { RedisAnalysisCounters } from '../stores/redis-analysis-counters.js';
-import { RedisControlStore } from '../stores/redis-control-store.js';
-import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
-import { RedisLease } from '../stores/redis-lease.js';
+import { memoryRolloutStores, type RolloutStores } from '../stores/rollout-stores.js';
 import { AuditTrail } from './audit-trail.js';
 import type { AuditRecord } from './control-document.js';
 import { type ChangeOptions, type ChangeResult, ControlPlane } from './control-plane.js';
@@ -56,8 +47,8 @@ export interface RolloutOptions {
   nativeBackend: string | undefined;
   overrideSecret: string | undefined;
   now(): number;
-  /** with REDIS_URL: the fleet's connection, its news, and this replica's name for the analysis lease */
-  fleet?: { redis: Redis; channel: FleetChannel; holder: string } | undefined;
+  /** where its state and counts are kept (default: this replica's memory) */
+  stores?: RolloutStores | undefined;
   events: RolloutEvents;
 }
 
@@ -79,7 +70,8 @@ export interface Rollout {
   fleetTraffic(): Promise<TrafficRow[]>;
   fleetStatus(): FleetSyncStatus | undefined;
   watch(): void;
-  stop(): void;
+  /** Stops following the file and the fleet, and sends the counts not yet sent (what cannot be is said lost, in one line). */
+  close(): Promise<void>;
 }
 
 function logLine(r: AuditRecord): { level: 'info' | 'error'; text: string } {
@@ -89,24 +81,10 @@ function logLine(r: AuditRecord): { level: 'info' | 'error'; text: string } {
   return { level: bad ? 'error' : 'info', text: `rollout: ${r.action}${route}${change} by ${r.actor}${r.reason === '' ? '' : ` (${r.reason})`}` };
 }
 
-/**
- * Starts the rollout on its file, which must be there and valid (RolloutFileError otherwise: a
- * process never starts on a configuration other than the one it was given). With a fleet, the
- * fleet's configuration is followed if it has one (this file is then only compared with it).
- */
-export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
+/** The control plane of a replica: its snapshot, changed by the reducer only, each change logged. */
+function newControl(opts: RolloutOptions, store: RolloutStores['control'], trail: AuditTrail): ControlPlane {
   const { events, now } = opts;
-  const ownReader = opts.reader ? undefined : new RolloutFileReader(DEFAULT_FILE_BOUNDS);
-  const reader = opts.reader ?? (ownReader as RolloutFileReader);
-  const first = opts.first ?? (opts.file ? await reader.read(opts.file, opts.known) : undefined);
-  if (first && !first.ok) {
-    await ownReader?.close();
-    throw new RolloutFileError(first.error);
-  }
-  const fleet = opts.fleet;
-  const store = fleet ? new RedisControlStore(fleet.redis, CONTROL_TOPIC) : new MemoryControlStore();
-  const trail = new AuditTrail(store);
-  const control = new ControlPlane(
+  return new ControlPlane(
     {
       store,
       trail,
@@ -128,24 +106,15 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     },
     opts.file,
   );
-  const guard = new GuardAccountant({
-    counters: fleet ? new RedisGuardCounters(fleet.redis) : new MemoryGuardCounters(),
-    alone: new MemoryGuardCounters(),
-    control,
+}
+
+/** The progressive analysis: counts of each interval, judged by whichever replica holds the lease. */
+function newRunner(control: ControlPlane, stores: RolloutStores, now: () => number, events: RolloutEvents): ProgressRunner {
+  const fleet = stores.fleet;
+  return new ProgressRunner({
     now,
-    immediate: !fleet,
-    flushMs: GUARD_FLUSH_MS,
-    tripped: (route, why, alone) => {
-      events.rollback(route);
-      if (alone) events.error(`rollout: guard rolled ${route.key} back to translation on this replica only, Redis being away (${why})`);
-    },
-  });
-  const analysisCounters: AnalysisCounters = fleet ? new RedisAnalysisCounters(fleet.redis) : new MemoryAnalysisCounters(now);
-  const lease: Lease = fleet ? new RedisLease(fleet.redis, 'v2proxy:analysis-lease') : { hold: async () => true };
-  const runner = new ProgressRunner({
-    now,
-    counters: analysisCounters,
-    lease,
+    counters: stores.analysis,
+    lease: stores.lease,
     holder: fleet?.holder ?? 'this replica',
     routes: () =>
       control.snapshot.routes
@@ -160,8 +129,63 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     },
     failed: (what, err) => events.error(`rollout: progressive analysis: ${what} failed: ${(err as Error).message}`),
   });
+}
+
+/** An explicit reread of the rollout file: published when it changed; one that cannot be used is refused, the last good one staying. */
+function fileReload(opts: RolloutOptions, control: ControlPlane, reader: RolloutFileReader): Rollout['reload'] {
+  const { events } = opts;
+  return async (actor: string, command?: ChangeOptions): Promise<ChangeResult | { kind: 'refused'; error: string }> => {
+    if (!opts.file) return { kind: 'unchanged', waiting: false, snapshot: control.snapshot };
+    const read: FileRead = await reader.read(opts.file, opts.known);
+    if (!read.ok) {
+      await control.fileRead(read, actor);
+      events.reload('error');
+      events.error(`rollout: refused, the last good configuration stays in force: ${read.error}`);
+      if (command) return control.refuse(command.command, 'file-refused', read.error);
+      return { kind: 'refused', error: read.error };
+    }
+    const made = await control.fileRead(read, actor, command);
+    events.reload('ok');
+    events.info(
+      `rollout: loaded ${opts.file} (${read.config.routes.length} routes, kill switch ${read.config.killSwitch ? 'on' : 'off'})${made.kind === 'unchanged' ? ': the fleet runs it already' : ''}`,
+    );
+    return made;
+  };
+}
+
+/**
+ * Starts the rollout on its file, which must be there and valid (RolloutFileError otherwise: a
+ * process never starts on a configuration other than the one it was given). With a fleet, the
+ * fleet's configuration is followed if it has one (this file is then only compared with it).
+ */
+export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
+  const { events, now } = opts;
+  const ownReader = opts.reader ? undefined : new RolloutFileReader(DEFAULT_FILE_BOUNDS);
+  const reader = opts.reader ?? (ownReader as RolloutFileReader);
+  const first = opts.first ?? (opts.file ? await reader.read(opts.file, opts.known) : undefined);
+  if (first && !first.ok) {
+    await ownReader?.close();
+    throw new RolloutFileError(first.error);
+  }
+  const stores = opts.stores ?? memoryRolloutStores(now);
+  const { fleet, control: store } = stores;
+  const trail = new AuditTrail(store);
+  const control = newControl(opts, store, trail);
+  const guard = new GuardAccountant({
+    counters: stores.guard,
+    alone: stores.alone,
+    control,
+    now,
+    immediate: !fleet,
+    flushMs: GUARD_FLUSH_MS,
+    tripped: (route, why, alone) => {
+      events.rollback(route);
+      if (alone) events.error(`rollout: guard rolled ${route.key} back to translation on this replica only, Redis being away (${why})`);
+    },
+  });
+  const runner = newRunner(control, stores, now, events);
   const fleetTraffic = new FleetTraffic({
-    counters: analysisCounters,
+    counters: stores.traffic,
     now,
     failed: (err) => events.error(`rollout: the fleet's traffic figures: sending them failed: ${(err as Error).message}`),
   });
@@ -181,8 +205,8 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
   // the start: this replica's file, published when the fleet runs none yet (a single replica: always)
   if (first?.ok) control.adopt(first);
   if (sync) {
-    fleet?.channel.on(CONTROL_TOPIC, (message) => sync.announced(message));
-    fleet?.channel.onReconnect(() => sync.announced(undefined));
+    fleet?.news.on(CONTROL_TOPIC, (message) => sync.announced(message));
+    fleet?.news.onReconnect(() => sync.announced(undefined));
     await sync.sync();
     sync.start();
   } else {
@@ -200,23 +224,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
     events.info("rollout: progressive routes run in this replica's memory (no REDIS_URL): one replica only, and their state starts afresh at a restart");
 
   let unwatch: (() => void) | undefined;
-  const reload = async (actor: string, command?: ChangeOptions): Promise<ChangeResult | { kind: 'refused'; error: string }> => {
-    if (!opts.file) return { kind: 'unchanged', waiting: false, snapshot: control.snapshot };
-    const read: FileRead = await reader.read(opts.file, opts.known);
-    if (!read.ok) {
-      await control.fileRead(read, actor);
-      events.reload('error');
-      events.error(`rollout: refused, the last good configuration stays in force: ${read.error}`);
-      if (command) return control.refuse(command.command, 'file-refused', read.error);
-      return { kind: 'refused', error: read.error };
-    }
-    const made = await control.fileRead(read, actor, command);
-    events.reload('ok');
-    events.info(
-      `rollout: loaded ${opts.file} (${read.config.routes.length} routes, kill switch ${read.config.killSwitch ? 'on' : 'off'})${made.kind === 'unchanged' ? ': the fleet runs it already' : ''}`,
-    );
-    return made;
-  };
+  const reload = fileReload(opts, control, reader);
 
   return {
     control,
@@ -247,14 +255,17 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
         (message) => events.error(message),
       );
     },
-    stop() {
+    async close() {
       unwatch?.();
       unwatch = undefined;
       sync?.stop();
-      guard.stop();
-      runner.stop();
-      fleetTraffic.stop();
-      void ownReader?.close();
+      // the counts of the last moments: sent now, or said lost
+      const [guardLost, analysisLost, trafficLost] = await Promise.all([guard.close(), runner.close(), fleetTraffic.close()]);
+      if (guardLost + analysisLost + trafficLost > 0)
+        events.error(
+          `rollout: shutting down, counts not yet sent to the fleet could not be sent and are lost: the guard's of ${guardLost} answers, the progressive analysis's of ${analysisLost} intervals, the traffic figures of ${trafficLost} minutes`,
+        );
+      await ownReader?.close();
     },
   };
 }

@@ -1,3 +1,6 @@
+// how long shadow work waits for a quiet moment, at most (a few milliseconds: it never waits long)
+export const QUIET_WAIT_MS = 5;
+
 /**
  * Knows how many client requests are in flight, and lets shadow work wait for a moment with none
  * (at most `maxWaitMs`), so a shadow's parsing and comparing stays off the next request's path.
@@ -26,7 +29,7 @@ export class QuietGate {
     return this.waiters.size;
   }
 
-  wait(maxWaitMs: number): Promise<void> {
+  wait(maxWaitMs: number = QUIET_WAIT_MS): Promise<void> {
     if (this.active === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const woken = () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetGroupRequestSchema } from '../../src/gen/chainguard/platform/iam/v2beta1/groups_pb.js';
 import { A, A_TEAM, TOKENS } from '../support/fixtures.js';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import type { TimesStore } from '../../src/meta/meta-store.js';
 import { call, startHarness } from '../support/emulator-harness.js';
 import { LogCapture, type ProxyOnEmulator, settingsFrom, startProxyOnEmulator } from '../support/proxy-harness.js';

@@ -34,6 +34,8 @@ const RANK: Record<string, number> = {
   emulator: 6,
   config: 6,
   server: 7,
+  // the composition root and its parts: each opens what it needs from below, and closes it
+  app: 7.5,
   commands: 8,
 };
 
@@ -89,5 +91,18 @@ describe('the house', () => {
     };
     for (const file of all) visit(file);
     expect(cycles).toEqual([]);
+  });
+
+  it('whether a store is Redis or memory is decided at one place: no other module outside src/stores/ makes one', () => {
+    const factory = join(SRC, 'app/stores-part.ts');
+    const made: string[] = [];
+    for (const file of files(SRC)) {
+      if (file === factory || relative(SRC, file).startsWith('stores/')) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(
+        /new (Redis\w+|Memory(?:Idempotency|\w*Counters|\w*Store)|KeyedLock|FleetChannel|FleetRoster|FleetDiffReport)\(|(?<!function )(?:openRedis|openMetaStore)\(/g,
+      ))
+        made.push(`${relative(SRC, file)}: ${m[0]}`);
+    }
+    expect(made).toEqual([]);
   });
 });

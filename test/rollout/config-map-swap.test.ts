@@ -24,7 +24,7 @@ describe('the rollout file in a Kubernetes config map', () => {
       while (native() !== 70 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(native()).toBe(70);
     } finally {
-      rollout.stop();
+      await rollout.close();
     }
   });
 });

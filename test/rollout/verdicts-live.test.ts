@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/commands/serve.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { DEV_TOKEN } from '../support/fixtures.js';
 import { call } from '../support/emulator-harness.js';

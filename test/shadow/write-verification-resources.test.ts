@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import type { WriteRouteReport } from '../../src/shadow/write-book.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, CAROL, CUSTOM_ROLE_A, DEV_TOKEN } from '../support/fixtures.js';

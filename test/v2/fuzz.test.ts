@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { type EmulatorHarness, call, startHarness } from '../support/emulator-harness.js';
 import { A_TEAM, A_TEAM_SUB, DEV_TOKEN, TOKENS, childUid } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { MetaStore, type Sighting, type TimesStore } from '../../src/meta/meta-store.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { type EmulatorHarness, call, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, A_TEAM_SUB, DEV_TOKEN, TOKENS } from '../support/fixtures.js';
 import { settingsFrom } from '../support/proxy-harness.js';

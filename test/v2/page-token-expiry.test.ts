@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { resolveSettings } from '../../src/config/load-settings.js';
 import { TOKEN_LIFETIME_MS } from '../../src/list/page-token.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { settingsFrom } from '../support/proxy-harness.js';

@@ -6,7 +6,7 @@ import { PageTokenCodec } from '../../src/list/page-token.js';
 import { until } from '../support/until.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { aipError } from '../support/aip.js';
 import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, A_TEAM, childUid, DEV_TOKEN, TOKENS, twoTenantSeed } from '../support/fixtures.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load-settings.js';
-import { buildProxyApp } from '../../src/server/build-proxy-app.js';
+import { buildProxyApp } from '../../src/app/build-proxy-app.js';
 import { A, A_TEAM, B, DEV_TOKEN, REPO_A } from '../support/fixtures.js';
 import { type Answer, type EmulatorHarness, call, startHarness } from '../support/emulator-harness.js';
 import { settingsFrom } from '../support/proxy-harness.js';
