@@ -22,7 +22,7 @@ import type { Tracing } from '../telemetry/tracing.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { Door, Rendered, Served } from './door.js';
-import type { Exchange, Side } from './exchange.js';
+import { type Exchange, type Side, sideOf } from './exchange.js';
 import { translateExchange } from './translate-exchange.js';
 
 export type { Door, Rendered, Served } from './door.js';
@@ -59,7 +59,7 @@ function routeOf(ex: Exchange): string {
 /** A traced exchange's server span: named for its route (REST) or RPC (gRPC), its parent the client's traceparent. */
 function serverSpan(tracing: Tracing, ex: Exchange) {
   const route = routeOf(ex);
-  const startTime = performance.timeOrigin + ex.startedAt;
+  const startTime = performance.timeOrigin + ex.call.startedAt;
   if (ex.protocol === 'rest') return tracing.httpRequest(ex.named.method, route, ex.origin.trace, { [ATTR_URL_PATH]: ex.named.path }, startTime);
   const service = ex.named.path.slice(1);
   return tracing.request({
@@ -108,7 +108,6 @@ export class ExchangePipeline {
     if (ex.operation === 'get' || ex.operation === 'list') call.readUrl = once(ex.restUrl);
     const traced = this.deps.tracing ? serverSpan(this.deps.tracing, ex) : undefined;
     if (traced) {
-      ex.traced = traced;
       ex.origin.spans = traced;
       call.traced = traced;
     }
@@ -144,12 +143,10 @@ export class ExchangePipeline {
       headers: ex.headers,
       issuedHere: token === undefined ? undefined : () => this.deps.issuedHere(token),
     });
-    ex.decision = decision;
-    ex.side = decision.backend === 'native' && this.deps.native ? 'native' : 'translate';
     // known before the door renders: its answer says the side
     const { call } = ex;
     call.decision = decision;
-    call.side = ex.side;
+    call.side = decision.backend === 'native' && this.deps.native ? 'native' : 'translate';
     this.planShadow(ex, token !== undefined);
     if (this.writes.planned(ex.operation)) await this.writes.plan(ex);
     // a keyed create is claimed whichever side serves it: one create for one key, on either side
@@ -163,7 +160,6 @@ export class ExchangePipeline {
       });
       if (!('replayed' in made)) return made;
       // answered from the record: no side served it now, so it is nobody's evidence and no write to verify
-      ex.side = made.side;
       call.side = made.side;
       call.decision = { ...decision, evidence: false };
       ex.verify = undefined;
@@ -178,7 +174,7 @@ export class ExchangePipeline {
    */
   private async serveOn<W, N>(ex: Exchange<W>, door: Door<W, N>): Promise<Served<N>> {
     ex.call.reached = true;
-    if (ex.side === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
+    if (sideOf(ex) === 'translate') return { side: 'translate', value: await this.translate(ex, ex.origin) };
     return { side: 'native', value: await door.native(ex, ex.origin) };
   }
 
@@ -235,12 +231,12 @@ export class ExchangePipeline {
     const { shadow } = this.deps;
     const planned = ex.shadow;
     if (!planned || !shadow) return;
-    const decision = ex.decision;
+    const decision = ex.call.decision;
     const { config } = planned;
     shadow.submit({
       resource: ex.resource.mapping.resource,
       operation: ex.operation,
-      served: ex.side,
+      served: sideOf(ex),
       primary: () => door.comparable(ex, answer()),
       requestId: ex.origin.requestId,
       url: ex.call.readUrl?.() ?? ex.restUrl(),
@@ -254,7 +250,7 @@ export class ExchangePipeline {
 
   /** Whether this exchange is also read from the other side once answered (a share of a route's reads). */
   private planShadow(ex: Exchange, continued: boolean): void {
-    const decision = ex.decision;
+    const decision = ex.call.decision;
     const config = decision?.route?.route;
     const share = decision?.route?.share.shadow ?? 0;
     const runner = this.deps.shadow;
@@ -270,7 +266,8 @@ export class ExchangePipeline {
     // a trace of its own, linked to the request's: it runs after the answer
     // (only a traced request's: a shadow is traced as what it shadows is)
     const traced =
-      ex.traced && this.deps.tracing?.linked(ex.traced, `shadow read ${side}`, { 'v2proxy.side': side, 'v2proxy.resource': ex.resource.mapping.resource });
+      ex.call.traced &&
+      this.deps.tracing?.linked(ex.call.traced, `shadow read ${side}`, { 'v2proxy.side': side, 'v2proxy.resource': ex.resource.mapping.resource });
     try {
       return await this.readOn(ex, door, side, traced);
     } finally {

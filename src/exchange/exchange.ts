@@ -3,8 +3,6 @@ import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
 import type { RequestOrigin } from '../operations/operation-context.js';
 import type { Operation, RolloutRoute } from '../rollout/rollout-config.js';
-import type { Decision } from '../rollout/decide-backend.js';
-import type { TracedRequest } from '../telemetry/traced-request.js';
 import type { RequestCall } from './request-call.js';
 
 import type { Protocol, Side } from './sides.js';
@@ -28,8 +26,8 @@ export interface OperationInput {
 
 /**
  * One v2 request as the pipeline sees it: made by a front door from its protocol, it carries what
- * every step needs (resource, operation, caller, inputs, request id, trace context, life) and the
- * pipeline's own decisions about it. `W` is the door's wire form of the request (what goes to the
+ * every step needs (resource, operation, caller, inputs, request id, trace context, life). What is
+ * learnt of it on the way (the side and why, its span, its status) lives in its one `call`. `W` is the door's wire form of the request (what goes to the
  * native backend as it came).
  */
 export interface Exchange<W = unknown> {
@@ -51,14 +49,13 @@ export interface Exchange<W = unknown> {
   /** the request in REST form (path and query): what the record file keeps and a replay reads */
   restUrl(): string;
   readonly wire: W;
-  /** when it came (the clock of durations, performance.now()) */
-  readonly startedAt: number;
-  /** set by the pipeline */
-  side: Side;
-  decision: Decision | undefined;
-  shadow: { config: RolloutRoute; noise: boolean } | undefined;
+  /** the pipeline's plans for it: a shadow read once answered */
+  shadow?: { config: RolloutRoute; noise: boolean } | undefined;
   /** a write to verify once answered: its route, its resource's generation when held, an update's pre-image */
   verify?: { config: RolloutRoute; generation: number; before: PreImage | undefined } | undefined;
-  /** its server span, when traced (set by the pipeline) */
-  traced?: TracedRequest | undefined;
+}
+
+/** The side an exchange is served on: its call's (the translation's until the rollout sends it native). */
+export function sideOf(ex: Exchange): Side {
+  return ex.call.side === 'native' ? 'native' : 'translate';
 }

@@ -6,7 +6,7 @@ import { canonicalJson } from '../json/canonical-json.js';
 import type { Json } from '../json/json-path.js';
 import type { IdempotencyStore } from '../stores/idempotency-store.js';
 import { abortReason } from '../upstream/abort-reason.js';
-import type { Exchange, Side } from './exchange.js';
+import { type Exchange, type Side, sideOf } from './exchange.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 // how long a retry waits for the first request with its key to finish
@@ -91,10 +91,12 @@ export async function keyedCreate<T>(ex: Exchange, deps: KeyedCreateDeps, create
     return made.served;
   }
   // created: the answer is the create's, whether or not the record of it could be kept
-  const kept = await store.complete(id, owner, { request, answer: JSON.stringify(made.created), by, side: ex.side }, IDEMPOTENCY_TTL_MS).catch((e: unknown) => {
-    deps.warn('Idempotency-Key: created, but the answer could not be recorded; a retry within the lease waits, a later one creates again', e);
-    return true;
-  });
+  const kept = await store
+    .complete(id, owner, { request, answer: JSON.stringify(made.created), by, side: sideOf(ex) }, IDEMPOTENCY_TTL_MS)
+    .catch((e: unknown) => {
+      deps.warn('Idempotency-Key: created, but the answer could not be recorded; a retry within the lease waits, a later one creates again', e);
+      return true;
+    });
   if (!kept)
     deps.warn("Idempotency-Key: created after the claim on its key had lapsed and another request took it; the record of the key is the later request's");
   return made.served;

@@ -16,7 +16,7 @@ import { isUidp } from '../uidp/uidp.js';
 import type { NativeV2Client } from '../upstream/native-v2-client.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
-import type { Exchange, PreImage, Side } from './exchange.js';
+import { type Exchange, type PreImage, type Side, sideOf } from './exchange.js';
 import type { Door, Served } from './door.js';
 
 const REST_METHOD: Record<WriteOperation, string> = { create: 'POST', update: 'PATCH', delete: 'DELETE' };
@@ -53,7 +53,7 @@ export class VerifiedWrites {
    */
   async plan(ex: Exchange): Promise<void> {
     const { verifier } = this.deps;
-    const decision = ex.decision;
+    const decision = ex.call.decision;
     const config = decision?.route?.route;
     if (!config || !verifier || !this.deps.native || decision?.why === 'kill-switch' || decision?.evidence === false) return;
     if (config.verifyWrites <= 0 || this.deps.random() * 100 >= config.verifyWrites) return;
@@ -62,7 +62,7 @@ export class VerifiedWrites {
     if (ex.operation === 'create') return;
     planned.generation = verifier.begin(this.writeKey(ex, ex.input.uid));
     if (ex.operation !== 'update' || !isUidp(ex.input.uid)) return;
-    if (ex.side === 'translate') {
+    if (sideOf(ex) === 'translate') {
       // the translation reads the record it changes anyway: that read is the pre-image (shown later, off its path)
       ex.origin.preImage = (record) => {
         planned.before = { record };
@@ -73,7 +73,7 @@ export class VerifiedWrites {
     // the analysis leaves it out of the write's timing
     const started = performance.now();
     try {
-      const before = await this.readBack(ex, ex.side, ex.input.uid, ex.origin);
+      const before = await this.readBack(ex, sideOf(ex), ex.input.uid, ex.origin);
       if (before.status === 200) planned.before = { shown: before.body };
     } catch {
       // no pre-image: the unchanged fields go unchecked
@@ -107,11 +107,11 @@ export class VerifiedWrites {
     // a write that another overtook before it answered is checked against the other side only
     const generation = operation === 'create' ? verifier.begin(key) : verifier.generation(key) === planned.generation + 1 ? planned.generation + 1 : -1;
     const { config } = planned;
-    const decision = ex.decision;
+    const decision = ex.call.decision;
     verifier.submit({
       resource: ex.resource.mapping.resource,
       operation,
-      served: ex.side,
+      served: sideOf(ex),
       key,
       requestId: ex.origin.requestId,
       url: `${REST_METHOD[operation]} ${ex.restUrl()}`,

@@ -194,10 +194,6 @@ export function grpcProcedures(deps: {
         named: { method: method.name, path: `/${method.parent.typeName}` },
         restUrl: () => restUrlOf(resource, ex),
         wire: { method, message: request },
-        startedAt: requestCall.startedAt,
-        side: 'translate',
-        decision: undefined,
-        shadow: undefined,
       };
       let outcome: GrpcOutcome | undefined;
       await deps.pipeline.run(ex, door, (result) => {

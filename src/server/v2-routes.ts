@@ -134,10 +134,6 @@ export function registerV2Routes(
       named: { method: req.method, path },
       restUrl: () => req.url,
       wire: { method: req.method, url: req.url, body: req.body },
-      startedAt: call.startedAt,
-      side: 'translate',
-      decision: undefined,
-      shadow: undefined,
     };
   };
 
