@@ -84,7 +84,7 @@ function nativeBackend(settings: ResolvedSettings, metrics: ProxyMetrics, app: F
       maxResponseBytes: policy.maxResponseBytes,
       observe,
     }),
-    grpc: new NativeGrpcClient(url, { policy: nativePool.parts, maxResponseBytes: policy.maxResponseBytes, observe }),
+    grpc: new NativeGrpcClient(url, { policy: nativePool.policy, maxResponseBytes: policy.maxResponseBytes, observe }),
   };
 }
 

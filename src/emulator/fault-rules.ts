@@ -7,6 +7,8 @@ export const FaultRuleSchema = z.strictObject({
   prefix: z.string().startsWith('/'),
   method: z.string().toUpperCase().optional(),
   rate: z.number().min(0).max(1).default(1),
+  /** the rule applies to this many matching requests, then no more (a burst); unset: to every one */
+  times: z.number().int().min(1).max(1_000_000).optional(),
   status: z.number().int().min(100).max(599).optional(),
   delayMs: z.number().int().min(0).max(600_000).default(0),
   reset: z.boolean().default(false),
@@ -21,6 +23,10 @@ export const FaultRuleSchema = z.strictObject({
     })
     .optional(),
 });
+/** The header an in-process call (the gRPC surface's) carries, and the one its answer carries when a fault reset it. */
+export const IN_PROCESS = 'x-emulator-in-process';
+export const RESET = 'x-emulator-reset';
+
 export const FaultRulesBody = z.strictObject({ rules: z.array(FaultRuleSchema).max(100) });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
@@ -40,12 +46,14 @@ const CODE_OF_STATUS: Record<number, number> = {
 
 /**
  * Switchable faults for tests and demos, shared by the v1 and the native v2 surface: a rule matches
- * a path prefix (and a method), and with its rate delays, answers a status, resets the connection,
+ * a path prefix (and a method), and with its rate (for its first `times` matches, when given) delays, answers a status, resets the connection,
  * never answers, overwrites top-level fields of each resource of a v2 answer, or changes what a
  * write stores (a field dropped or given another value, a delete that removes nothing).
  */
 export class FaultRules {
   private rules: FaultRule[] = [];
+  // how many requests each rule with `times` has applied to
+  private used = new WeakMap<FaultRule, number>();
   // a request made in-process (the native gRPC surface runs its calls through the REST routes) has no real socket
   private readonly hung = new Set<{ destroy?(): void }>();
 
@@ -53,6 +61,7 @@ export class FaultRules {
 
   replace(rules: FaultRule[]): void {
     this.rules = rules;
+    this.used = new WeakMap();
   }
 
   list(): FaultRule[] {
@@ -62,7 +71,13 @@ export class FaultRules {
   private pick(method: string, url: string): FaultRule[] {
     const path = url.split('?', 1)[0] as string;
     if (path.startsWith('/__emulator/')) return [];
-    return this.rules.filter((r) => path.startsWith(r.prefix) && (r.method === undefined || r.method === method) && this.random() < r.rate);
+    return this.rules.filter((r) => {
+      if (!path.startsWith(r.prefix) || (r.method !== undefined && r.method !== method) || this.random() >= r.rate) return false;
+      if (r.times === undefined) return true;
+      const used = this.used.get(r) ?? 0;
+      this.used.set(r, used + 1);
+      return used < r.times;
+    });
   }
 
   /** Installs the hooks on one app (the v1 and the v2 surface each get them). */
@@ -74,6 +89,8 @@ export class FaultRules {
       const delay = Math.max(...rules.map((r) => r.delayMs));
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       if (rules.some((r) => r.reset)) {
+        // a call the gRPC surface makes in-process has no connection of its own: it resets its caller's
+        if (req.headers[IN_PROCESS] !== undefined) return reply.status(502).header(RESET, '1').send();
         reply.hijack();
         req.raw.socket.destroy();
         return;

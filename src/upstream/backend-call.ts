@@ -1,8 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { Dispatcher, errors, type Pool } from 'undici';
-import { attemptLimit, DeadlineExceededError } from './attempt-timeout.js';
-import { type CircuitBreaker, CircuitOpenError, outcomeFails } from './circuit-breaker.js';
-import type { ReadRetries } from './retry-reads.js';
+import { DeadlineExceededError } from './attempt-timeout.js';
+import type { AttemptEnd, CallPolicy } from './call-policy.js';
 import { abortReason } from './abort-reason.js';
 import type { AttemptSpan, CallSpans } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
@@ -18,12 +17,27 @@ export interface LifeOption {
   spans?: CallSpans | undefined;
 }
 
-/** What every call to a backend goes through: the breaker, the retry policy for reads, the attempt timeout and the call's deadline. */
-export interface CallParts {
-  breaker: CircuitBreaker;
-  retries: ReadRetries;
-  attemptMs: number;
-  deadlineMs: number;
+// reads only go again: a write that failed may still have landed
+const READS = new Set(['GET', 'HEAD']);
+const STATUSES_DOWN = new Set([502, 503, 504]);
+// the connection failed before an answer began
+const UNREACHABLE = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** How an attempt undici ended with an error ended, in the policy's terms. */
+function endOf(err: Error, stopped: boolean): AttemptEnd {
+  if (stopped) return { failed: 'stopped' };
+  switch ((err as { code?: string }).code) {
+    case 'V2PROXY_ATTEMPT_TIMEOUT':
+      return { failed: 'attempt-timeout' };
+    case 'V2PROXY_DEADLINE':
+      return { failed: 'deadline' };
+    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
+      return { failed: 'too-large' };
+    case 'UND_ERR_ABORTED':
+      return { failed: 'stopped' };
+    default:
+      return UNREACHABLE.has((err as { code?: string }).code ?? '') ? { failed: 'unreachable' } : { failed: 'broken' };
+  }
 }
 
 /** undici's older handler interface: what its request API hands a dispatcher (and what its pools call). */
@@ -41,12 +55,11 @@ export interface LegacyHandler {
 export type Abort = (reason?: Error) => void;
 
 /**
- * One call to a backend as one handler: each attempt asks the breaker and tells it how it ended,
- * has a timer (the answer must start within the attempt timeout, and be whole by the call's
- * deadline), and a read answered 502/503/504 or lost to a connection failure before its answer
- * started goes again when the retry policy allows; the caller sees one call. The same things the
- * composed interceptors do, without a handler wrapper per interceptor and the conversions between
- * undici's two handler interfaces: the path of every request.
+ * One call to a backend over undici as one handler, under the backend's CallPolicy: each attempt
+ * is admitted by it, has a timer (the answer must start within the attempt timeout, and be whole
+ * by the call's deadline), and its end is settled by it (a read it says goes again does, its
+ * answer's body let go); the caller sees one call. No handler wrapper per concern: the path of
+ * every request.
  */
 class BackendCall {
   private retries = 0;
@@ -57,7 +70,8 @@ class BackendCall {
   private dropping = false;
   private delay = 0;
   private recorded = false;
-  private trial = false;
+  private admitted: 'go' | 'trial' = 'go';
+  private readonly read: boolean;
   private timer: NodeJS.Timeout | undefined;
   private waiting: NodeJS.Timeout | undefined;
   private readonly deadline: number;
@@ -69,16 +83,17 @@ class BackendCall {
     private readonly pool: Pool,
     private readonly opts: Dispatcher.DispatchOptions,
     private readonly next: LegacyHandler,
-    private readonly parts: CallParts,
+    private readonly policy: CallPolicy,
     /** without a call deadline, whether the attempt timeout is ours to keep (else undici's headersTimeout is the bound) */
     private readonly attemptTimer: boolean,
   ) {
     this.deadline = (opts as { deadline?: number }).deadline ?? Number.POSITIVE_INFINITY;
     this.life = (opts as LifeOption).life;
     this.spans = (opts as LifeOption).spans;
+    this.read = READS.has(opts.method);
     // a read stops the moment its request does (its client gone, its deadline, the drain); a write
     // already sent is let finish, so what it did is known (a keyed create's record, a lock's release)
-    if (this.life && (opts.method === 'GET' || opts.method === 'HEAD')) this.life.addEventListener('abort', this.lifeEnded);
+    if (this.life && this.read) this.life.addEventListener('abort', this.lifeEnded);
   }
 
   private readonly lifeEnded = (): void => {
@@ -98,9 +113,7 @@ class BackendCall {
 
   /** The next attempt; an open circuit refuses it (thrown: the caller's call fails at once). */
   attempt(): boolean {
-    const admitted = this.parts.breaker.admit();
-    if (admitted === 'refuse') throw new CircuitOpenError();
-    this.trial = admitted === 'trial';
+    this.admitted = this.policy.admit();
     this.recorded = false;
     if (this.spans) {
       this.span = this.spans.attempt(this.retries);
@@ -110,13 +123,21 @@ class BackendCall {
     return this.pool.dispatch(this.opts, this as unknown as Dispatcher.DispatchHandler);
   }
 
-  private record(outcome: { status: number } | { error: Error }): void {
-    if (this.recorded) return;
+  /**
+   * How the attempt ended, settled once by the policy: the wait before the next attempt when the
+   * call goes again (`retry`: nothing of its answer has reached the caller), else undefined.
+   */
+  private settle(end: AttemptEnd, trace: { status: number } | { error: string }, retry: boolean): number | undefined {
+    if (this.recorded) return undefined;
     this.recorded = true;
-    // an attempt its caller stopped (the request gone, its deadline, the drain) says nothing of the backend
-    this.parts.breaker.record(this.callerAbort ? undefined : outcomeFails(outcome), this.trial);
-    this.span?.end('status' in outcome ? outcome : { error: (outcome.error as { code?: string }).code ?? outcome.error.name });
+    this.span?.end(trace);
     this.span = undefined;
+    const max = (this.opts as { retryOptions?: { maxRetries?: number } }).retryOptions?.maxRetries;
+    return this.policy.settle(end, this.admitted, retry && this.read ? { done: this.retries, deadline: this.finite(), max } : undefined);
+  }
+
+  private finite(): number | undefined {
+    return Number.isFinite(this.deadline) ? this.deadline : undefined;
   }
 
   private arm(ms: number, reason: () => Error): void {
@@ -166,8 +187,7 @@ class BackendCall {
       abort(this.callerAbort);
       return;
     }
-    const limit =
-      Number.isFinite(this.deadline) || this.attemptTimer ? attemptLimit(this.parts.attemptMs, this.deadline, this.parts.deadlineMs, Date.now()) : undefined;
+    const limit = Number.isFinite(this.deadline) || this.attemptTimer ? this.policy.limit(this.deadline) : undefined;
     if (limit) this.arm(limit.ms, limit.error);
     // the caller hears of the start once (an attempt that failed to connect may never have started)
     if (this.told) return;
@@ -185,20 +205,17 @@ class BackendCall {
   }
 
   onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
-    this.record({ status: statusCode });
-    if (!this.started) {
-      const delay = this.parts.retries.delayFor(this.opts, { status: statusCode }, this.retries);
-      if (delay !== undefined) {
-        // a retryable answer: its body is let go, another attempt follows it
-        this.dropping = true;
-        this.delay = delay;
-        this.stop();
-        return true;
-      }
+    const delay = this.settle({ answered: true, down: STATUSES_DOWN.has(statusCode) }, { status: statusCode }, !this.started);
+    if (delay !== undefined) {
+      // a retryable answer: its body is let go, another attempt follows it
+      this.dropping = true;
+      this.delay = delay;
+      this.stop();
+      return true;
     }
     this.started = true;
     // answering: from here only the deadline bounds the body
-    if (Number.isFinite(this.deadline)) this.arm(this.deadline - Date.now(), () => new DeadlineExceededError(this.parts.deadlineMs));
+    if (Number.isFinite(this.deadline)) this.arm(this.deadline - Date.now(), () => new DeadlineExceededError(this.policy.deadlineMs));
     else this.stop();
     return this.next.onHeaders?.(statusCode, headers, resume, statusText) ?? true;
   }
@@ -222,14 +239,12 @@ class BackendCall {
 
   onError(err: Error): void {
     this.stop();
-    this.record({ error: err });
-    if (!this.started && !this.dropping && this.callerAbort === undefined) {
-      const delay = this.parts.retries.delayFor(this.opts, { error: err }, this.retries);
-      if (delay !== undefined) {
-        this.delay = delay;
-        this.again();
-        return;
-      }
+    const end = endOf(err, this.callerAbort !== undefined);
+    const delay = this.settle(end, { error: (err as { code?: string }).code ?? err.name }, !this.started && !this.dropping);
+    if (delay !== undefined) {
+      this.delay = delay;
+      this.again();
+      return;
     }
     this.fail(err);
   }
@@ -244,25 +259,24 @@ class BackendCall {
 }
 
 /**
- * A backend's dispatcher: its pool, and for each call one `BackendCall`. A caller that speaks
- * undici's newer handler interface goes through `composed` instead (the same parts as
- * interceptors): the request API, which every path of the proxy uses, speaks the older one.
+ * A backend's dispatcher: its pool, and for each call one `BackendCall` under the backend's
+ * policy. It takes undici's request API (what every path of the proxy calls it with).
  */
 export class BackendCallDispatcher extends Dispatcher {
   constructor(
     private readonly pool: Pool,
-    private readonly composed: Dispatcher,
-    private readonly parts: CallParts,
+    private readonly policy: CallPolicy,
   ) {
     super();
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const legacy = handler as unknown as LegacyHandler & { onRequestStart?: unknown };
-    if (typeof legacy.onHeaders !== 'function' || typeof legacy.onRequestStart === 'function') return this.composed.dispatch(opts, handler);
-    this.parts.retries.earn();
-    const attemptTimer = this.parts.attemptMs < this.parts.deadlineMs && opts.headersTimeout == null;
-    const call = new BackendCall(this.pool, withRequestId(opts), legacy, this.parts, attemptTimer);
+    const legacy = handler as unknown as LegacyHandler;
+    if (typeof legacy.onHeaders !== 'function')
+      throw new errors.InvalidArgumentError("a backend's dispatcher takes undici's request API (request, stream, pipeline), not a raw dispatch handler");
+    this.policy.begin();
+    const attemptTimer = this.policy.attemptMs < this.policy.deadlineMs && opts.headersTimeout == null;
+    const call = new BackendCall(this.pool, withRequestId(opts), legacy, this.policy, attemptTimer);
     try {
       return call.attempt();
     } catch (err) {

@@ -1,6 +1,3 @@
-import type { Dispatcher } from 'undici';
-import { OutcomeHandler } from './outcome-handler.js';
-
 export interface BreakerOptions {
   /** how far back failures are counted, in milliseconds */
   windowMs: number;
@@ -21,18 +18,6 @@ export class CircuitOpenError extends Error {
   constructor() {
     super('circuit open: the backend failed too often just now');
   }
-}
-
-// a backend that answers, even with an error, is up; these say it is not
-const DOWN_STATUSES = new Set([502, 503, 504]);
-// the caller gave up (its deadline, the client went away), or the answer was too large: says
-// nothing of the backend being up
-const NEUTRAL_CODES = new Set(['V2PROXY_DEADLINE', 'UND_ERR_ABORTED', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
-
-/** Whether an attempt's outcome counts as a failure (undefined: it says nothing of the backend). */
-export function outcomeFails(outcome: { status: number } | { error: Error }): boolean | undefined {
-  if ('status' in outcome) return DOWN_STATUSES.has(outcome.status);
-  return NEUTRAL_CODES.has((outcome.error as { code?: string }).code ?? '') ? undefined : true;
 }
 
 /**
@@ -100,15 +85,5 @@ export class CircuitBreaker {
     if (this.state === state) return;
     this.state = state;
     this.onChange(state);
-  }
-
-  /** The interceptor: each attempt asks first and reports how it ended. */
-  interceptor(): Dispatcher.DispatcherComposeInterceptor {
-    return (dispatch) => (opts, handler) => {
-      const admitted = this.admit();
-      if (admitted === 'refuse') throw new CircuitOpenError();
-      const trial = admitted === 'trial';
-      return dispatch(opts, new OutcomeHandler(handler, (outcome) => this.record(outcomeFails(outcome), trial)));
-    };
   }
 }

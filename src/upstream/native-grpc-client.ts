@@ -4,7 +4,7 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import { apiError } from '../errors/error-registry.js';
 import { abortReason, stopOfSignal } from './abort-reason.js';
 import type { Stop } from '../errors/request-outcome.js';
-import type { CallParts } from './backend-call.js';
+import type { AttemptEnd, CallPolicy } from './call-policy.js';
 import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
 import type { TraceContext } from './trace-context.js';
@@ -44,7 +44,7 @@ export class NativeGrpcClient {
 
   constructor(
     baseUrl: string,
-    private readonly opts: { policy: CallParts; maxResponseBytes: number; observe?: (status: number | 'error' | Stop) => void },
+    private readonly opts: { policy: CallPolicy; maxResponseBytes: number; observe?: (status: number | 'error' | Stop) => void },
   ) {
     this.server = upstreamServer(baseUrl);
     // one HTTP/2 session, kept while calls come and closed after a minute without any
@@ -59,12 +59,12 @@ export class NativeGrpcClient {
 
   async call(method: DescMethodUnary, input: Message, call: NativeGrpcCall): Promise<NativeGrpcAnswer> {
     const { signal } = call;
-    const { breaker, retries, attemptMs, deadlineMs } = this.opts.policy;
+    const { policy } = this.opts;
     const header: Record<string, string> = { 'x-request-id': call.requestId };
     if (call.authorization) header.authorization = call.authorization;
     if (call.trace) Object.assign(header, call.trace);
     const read = /^(Get|List)/.test(method.name);
-    const deadline = Date.now() + deadlineMs;
+    const deadline = Date.now() + policy.deadlineMs;
     const spans = call.spans?.call({
       backend: 'v2',
       protocol: 'grpc',
@@ -72,11 +72,13 @@ export class NativeGrpcClient {
       target: `/${method.parent.typeName}/${method.name}`,
       server: this.server,
     });
-    retries.earn();
+    policy.begin();
     for (let done = 0; ; done += 1) {
       if (signal?.aborted) throw abortReason(signal);
-      const admitted = breaker.admit();
-      if (admitted === 'refuse') {
+      let admitted: 'go' | 'trial';
+      try {
+        admitted = policy.admit();
+      } catch {
         this.opts.observe?.('error');
         throw apiError('BACKEND_CIRCUIT_OPEN', { backend: BACKEND });
       }
@@ -84,25 +86,19 @@ export class NativeGrpcClient {
       if (span) header.traceparent = span.traceparent;
       // a read stops with its request; a write already sent is let finish, so its outcome is known
       // (a keyed create's record, a verification) even when its client no longer waits for it
-      const attempt = await this.attempt(
-        method,
-        input,
-        header,
-        read ? signal : undefined,
-        Math.min(attemptMs, deadline - Date.now()),
-        attemptMs < deadline - Date.now(),
-      );
+      const attempt = await this.attempt(method, input, header, read ? signal : undefined, policy.limit(deadline));
       const stopped = signal?.aborted === true && (read || !('answered' in attempt));
       span?.end('answered' in attempt ? { grpcCode: attempt.answered.error?.code ?? 0 } : { error: stopped ? 'cancelled' : attempt.failed });
+      const end: AttemptEnd = stopped
+        ? { failed: 'stopped' }
+        : 'answered' in attempt
+          ? { answered: true, down: attempt.answered.error?.code === Code.Unavailable }
+          : { failed: attempt.failed };
+      const delay = policy.settle(end, admitted, read ? { done, deadline } : undefined);
       if (stopped) {
         this.opts.observe?.(stopOfSignal(signal as LifeSignal));
         throw abortReason(signal as LifeSignal);
       }
-      const down = 'answered' in attempt ? attempt.answered.error?.code === Code.Unavailable : attempt.failed !== 'deadline' && attempt.failed !== 'too-large';
-      // the call's own deadline, or an answer too large, say nothing of the backend being up
-      breaker.record('failed' in attempt && !down ? undefined : down, admitted === 'trial');
-      const retryable = read && ('answered' in attempt ? down : attempt.failed === 'unreachable');
-      const delay = retryable ? retries.delayOfRead(done, deadline) : undefined;
       if (delay === undefined) return this.outcome(attempt);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -113,12 +109,12 @@ export class NativeGrpcClient {
     input: Message,
     header: Record<string, string>,
     signal: LifeSignal | undefined,
-    limitMs: number,
-    limitIsAttempt: boolean,
+    limit: { ms: number; kind: 'attempt-timeout' | 'deadline' } | undefined,
   ): Promise<Attempt> {
     const started = Date.now();
+    const ms = Math.max(1, limit?.ms ?? this.opts.policy.deadlineMs);
     try {
-      const res = await this.transport.unary(method, signal as AbortSignal | undefined, Math.max(1, limitMs), header, input as never);
+      const res = await this.transport.unary(method, signal as AbortSignal | undefined, ms, header, input as never);
       return { answered: { message: res.message as Message } };
     } catch (err) {
       const e = ConnectError.from(err);
@@ -128,7 +124,7 @@ export class NativeGrpcClient {
         kept.details = e.details;
         return { answered: { error: kept } };
       }
-      if (e.code === Code.DeadlineExceeded || Date.now() - started >= limitMs) return { failed: limitIsAttempt ? 'attempt-timeout' : 'deadline', error: e };
+      if (e.code === Code.DeadlineExceeded || Date.now() - started >= ms) return { failed: limit?.kind ?? 'deadline', error: e };
       if (e.code === Code.ResourceExhausted) return { failed: 'too-large', error: e };
       return { failed: 'unreachable', error: e };
     }

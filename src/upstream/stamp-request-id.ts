@@ -21,8 +21,3 @@ export function withRequestId(opts: Dispatcher.DispatchOptions): Dispatcher.Disp
     : { ...(opts.headers as Record<string, string> | undefined), [HEADER]: randomUUID() };
   return { ...opts, headers };
 }
-
-/** Every call to a backend carries an `x-request-id`: the caller's, or a new one. */
-export function stampRequestId(): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => dispatch(withRequestId(opts), handler);
-}

@@ -52,30 +52,10 @@ describe('retried reads: the retry path only when an attempt failed', () => {
     expect(up.requests).toHaveLength(1);
   });
 
-  it("a caller speaking undici's newer handler interface gets the same: the read goes again, the answer that worked comes back", async () => {
-    let n = 0;
-    up.respond = () => (n++ === 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'fine' });
-    const got = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      let status = 0;
-      const chunks: Buffer[] = [];
-      backend.dispatcher.dispatch(
-        { method: 'GET', path: '/r', origin: up.url },
-        {
-          onRequestStart: () => undefined,
-          onResponseStart: (_c, code) => {
-            status = code;
-          },
-          onResponseData: (_c, chunk) => {
-            chunks.push(chunk);
-          },
-          onResponseEnd: () => resolve({ status, body: Buffer.concat(chunks).toString() }),
-          onResponseError: (_c, err) => reject(err),
-        },
-      );
-    });
-    expect(got).toEqual({ status: 200, body: 'fine' });
-    expect(up.requests).toHaveLength(2);
-    expect(up.requests[1]?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  it("a raw dispatch handler (undici's newer interface) is refused with a clear error, before anything is sent: every path calls through the request API", async () => {
+    const handler = { onRequestStart: () => undefined, onResponseError: () => undefined };
+    expect(() => backend.dispatcher.dispatch({ method: 'GET', path: '/r', origin: up.url }, handler)).toThrow(/takes undici's request API/);
+    expect(up.requests).toHaveLength(0);
   });
 
   it('a caller that gives up during the backoff is answered at once, and no attempt follows', async () => {

@@ -1,12 +1,13 @@
 import { createServer as createHttp1Server, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
+import { constants as h2, createServer as createHttp2Server, type Http2Server, Http2ServerRequest } from 'node:http2';
 import type { Socket } from 'node:net';
 import { type DescMessage, type DescMethodUnary, fromJson, type JsonValue, type Message, toJson } from '@bufbuild/protobuf';
-import { type Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
+import { type Code, ConnectError, type ConnectRouter, createContextKey, createContextValues, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema } from '../../gen/google/rpc/error_details_pb.js';
 import { opensHttp2 } from '../../net/first-bytes.js';
+import { IN_PROCESS, RESET } from '../fault-rules.js';
 import { NATIVE_RESOURCES } from './native-resources.js';
 import { pluralOf, SERVICES } from './native-services.js';
 
@@ -98,6 +99,15 @@ function statusOf(status: number, text: string): ConnectError {
   return new ConnectError(String(body.message ?? ''), code as Code, undefined, details as never);
 }
 
+// the request a call came in on: a reset fault resets it as the transport would
+const RAW_REQUEST = createContextKey<IncomingMessage | Http2ServerRequest | undefined>(undefined);
+
+/** A call's own stream reset (HTTP/2: RST_STREAM), or its connection closed (HTTP/1.1). */
+function resetCall(raw: IncomingMessage | Http2ServerRequest | undefined): void {
+  if (raw instanceof Http2ServerRequest) raw.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+  else raw?.socket.destroy();
+}
+
 /**
  * The native surface's gRPC service (gRPC, gRPC-Web and Connect): each of the 40 RPCs becomes the
  * REST request that does the same and runs through the native app itself, so both protocols share
@@ -114,7 +124,7 @@ export function nativeGrpcRoutes(appOf: () => FastifyInstance): (router: Connect
         const unary = method as DescMethodUnary;
         router.rpc(unary, (async (request: Message, hc: HandlerContext) => {
           const call = restCallOf(unary, base, request);
-          const headers: Record<string, string> = {};
+          const headers: Record<string, string> = { [IN_PROCESS]: '1' };
           for (const name of ['authorization', 'x-request-id', 'traceparent', 'tracestate', 'baggage']) {
             const value = hc.requestHeader.get(name);
             if (value !== null) headers[name] = value;
@@ -126,6 +136,10 @@ export function nativeGrpcRoutes(appOf: () => FastifyInstance): (router: Connect
             headers: call.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
             ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
           });
+          if (res.headers[RESET] !== undefined) {
+            resetCall(hc.values.get(RAW_REQUEST));
+            throw new ConnectError('reset by a fault rule', 1 as Code);
+          }
           if (res.statusCode >= 300) throw statusOf(res.statusCode, res.body);
           return fromJson(unary.output, JSON.parse(res.body) as JsonValue, READ);
         }) as never);
@@ -140,7 +154,7 @@ export function nativeGrpcRoutes(appOf: () => FastifyInstance): (router: Connect
  * Connect calls go to the same adapter).
  */
 export function restAndGrpcServer(routes: (router: ConnectRouter) => void): (rest: (req: IncomingMessage, res: ServerResponse) => void) => Server {
-  const adapter = connectNodeAdapter({ routes });
+  const adapter = connectNodeAdapter({ routes, contextValues: (req) => createContextValues().set(RAW_REQUEST, req) });
   const h2: Http2Server = createHttp2Server(adapter);
   return (rest) => {
     const h1 = createHttp1Server((req, res) => (/^\/[a-z]+\.[\w.]+Service\//.test(req.url ?? '') ? adapter(req, res) : rest(req, res)));
