@@ -16,9 +16,9 @@ import { RedisGuardCounters } from '../stores/redis-guard-counters.js';
 import { RedisIdempotency } from '../stores/redis-idempotency.js';
 import { RedisLease } from '../stores/redis-lease.js';
 import { RedisMetaStore } from '../stores/redis-meta-store.js';
-import { RedisTrafficCounters } from '../stores/redis-traffic-counters.js';
 import { RedisWriteLock } from '../stores/redis-write-lock.js';
 import { memoryRolloutStores, type RolloutStores } from '../stores/rollout-stores.js';
+import { TrafficCounters } from '../stores/traffic-counters.js';
 import type { StateStoreCheck } from '../server/health-routes.js';
 import { KeyedLock } from '../update/keyed-lock.js';
 import type { WriteLock } from '../update/write-lock.js';
@@ -79,9 +79,15 @@ async function redisStores(url: string, settings: ResolvedSettings, opts: StoreO
     up: () => opts.log.warn('Redis answers again'),
   });
   await redisConnected(redis, Math.max(1_000, settings.redisTimeoutMs));
+  let own: TimesStore | undefined;
+  try {
+    own = opts.meta || settings.metaStore === 'redis' ? undefined : await openMetaStore(settings.metaStore, (message, err) => opts.log.warn({ err }, message));
+  } catch (err) {
+    // the start fails: the connection opened here is closed here
+    redis.disconnect();
+    throw err;
+  }
   const news = new FleetChannel(redis);
-  const own =
-    opts.meta || settings.metaStore === 'redis' ? undefined : await openMetaStore(settings.metaStore, (message, err) => opts.log.warn({ err }, message));
   return {
     name: 'stores',
     meta: opts.meta ?? own ?? new RedisMetaStore(redis, { waitMs: settings.redisTimeoutMs }),
@@ -92,7 +98,7 @@ async function redisStores(url: string, settings: ResolvedSettings, opts: StoreO
       guard: new RedisGuardCounters(redis),
       alone: new MemoryGuardCounters(),
       analysis: new RedisAnalysisCounters(redis),
-      traffic: new RedisTrafficCounters(redis),
+      traffic: new TrafficCounters(new RedisAnalysisCounters(redis, 'v2proxy:traffic:')),
       lease: new RedisLease(redis, 'v2proxy:analysis-lease'),
       fleet: { news, holder: opts.holder },
     },

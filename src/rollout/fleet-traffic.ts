@@ -60,7 +60,7 @@ export class FleetTraffic {
 
   constructor(
     private readonly deps: {
-      counters: TrafficCounters;
+      counters: Pick<TrafficCounters, 'add' | 'read'>;
       now(): number;
       failed(err: unknown): void;
     },

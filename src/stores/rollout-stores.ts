@@ -4,8 +4,7 @@ import type { AnalysisCounters, FleetCounters, Lease } from './fleet-counters.js
 import { MemoryAnalysisCounters } from './memory-analysis-counters.js';
 import { MemoryControlStore } from './memory-control-store.js';
 import { MemoryGuardCounters } from './memory-guard-counters.js';
-import { MemoryTrafficCounters } from './memory-traffic-counters.js';
-import type { TrafficCounters } from './traffic-counters.js';
+import { TrafficCounters } from './traffic-counters.js';
 
 /** Where the rollout keeps what replicas agree on: its control state, the guard's and the analysis's counts, the traffic figures. */
 export interface RolloutStores {
@@ -28,7 +27,7 @@ export function memoryRolloutStores(now: () => number): RolloutStores {
     guard: new MemoryGuardCounters(),
     alone: new MemoryGuardCounters(),
     analysis: new MemoryAnalysisCounters(now),
-    traffic: new MemoryTrafficCounters(now),
+    traffic: new TrafficCounters(new MemoryAnalysisCounters(now)),
     lease: { hold: async () => true },
   };
 }

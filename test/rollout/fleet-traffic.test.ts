@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FleetTraffic } from '../../src/rollout/fleet-traffic.js';
 import { parseRollout } from '../../src/rollout/rollout-config.js';
 import { firstSnapshot } from '../../src/rollout/rollout-snapshot.js';
-import { MemoryTrafficCounters } from '../../src/stores/memory-traffic-counters.js';
-import type { TrafficCount } from '../../src/stores/traffic-counters.js';
+import { MemoryAnalysisCounters } from '../../src/stores/memory-analysis-counters.js';
+import { type TrafficCount, TrafficCounters } from '../../src/stores/traffic-counters.js';
 
 const MINUTE = 60_000;
 const KNOWN = new Map([
@@ -18,10 +18,23 @@ function snapshot(text: string) {
   return firstSnapshot(local, () => ({ ok: true, config: parsed.config }));
 }
 
+/** Counters that fail every add while `away` is set, and keep what they took. */
+function flakyCounters(away: { now: boolean }) {
+  const sent: TrafficCount[] = [];
+  const counters = {
+    add: async (counts: readonly TrafficCount[]) => {
+      if (away.now) throw new Error('redis is away');
+      sent.push(...counts);
+    },
+    read: async () => ({}),
+  };
+  return { counters, sent };
+}
+
 describe("the fleet's traffic figures", () => {
   it('every known operation is a row with its route and shares; the last five minutes counted per side, older ones left out', async () => {
     let now = 10 * MINUTE;
-    const counters = new MemoryTrafficCounters(() => now);
+    const counters = new TrafficCounters(new MemoryAnalysisCounters(() => now));
     const traffic = new FleetTraffic({ counters, now: () => now, failed: () => undefined });
     const s = snapshot('routes:\n  - resource: groups\n    operations: [get]\n    native: 30\n');
     traffic.count('groups', 'get', 'native', true, 4);
@@ -50,23 +63,16 @@ describe("the fleet's traffic figures", () => {
 
   it('counters that are away lose no count and count none twice: the send in doubt sent again first, the failure told once a minute', async () => {
     const now = 10 * MINUTE;
-    const sent: TrafficCount[] = [];
-    let away = true;
+    const away = { now: true };
+    const { counters, sent } = flakyCounters(away);
     const told: unknown[] = [];
-    const counters = {
-      add: async (counts: readonly TrafficCount[]) => {
-        if (away) throw new Error('redis is away');
-        sent.push(...counts);
-      },
-      read: async () => ({}),
-    };
     const traffic = new FleetTraffic({ counters, now: () => now, failed: (err) => told.push(err) });
     traffic.count('tags', 'list', 'translate', false, 1);
     await traffic.flush();
     traffic.count('tags', 'list', 'translate', false, 1);
     await traffic.flush();
     expect(told).toHaveLength(1);
-    away = false;
+    away.now = false;
     await traffic.flush();
     // the send in doubt again, then what came meanwhile: both counts, each once
     expect(sent.map((c) => [c.resource, c.operation, c.minute, c.counts['r.t']])).toEqual([
@@ -77,21 +83,14 @@ describe("the fleet's traffic figures", () => {
 
   it('closed, it sends what is left at once; what counters that are away cannot take is answered as lost', async () => {
     const now = 10 * MINUTE;
-    let away = false;
-    const sent: TrafficCount[] = [];
-    const counters = {
-      add: async (counts: readonly TrafficCount[]) => {
-        if (away) throw new Error('redis is away');
-        sent.push(...counts);
-      },
-      read: async () => ({}),
-    };
+    const away = { now: false };
+    const { counters, sent } = flakyCounters(away);
     const traffic = new FleetTraffic({ counters, now: () => now, failed: () => undefined });
     traffic.start();
     traffic.count('tags', 'list', 'native', false, 1);
     expect(await traffic.close()).toBe(0);
     expect(sent.map((c) => [c.resource, c.operation, c.counts['r.n']])).toEqual([['tags', 'list', 1]]);
-    away = true;
+    away.now = true;
     traffic.count('tags', 'list', 'native', false, 1);
     traffic.count('groups', 'get', 'native', false, 1);
     expect(await traffic.close()).toBe(2);
