@@ -74,6 +74,8 @@ export interface Rollout {
   close(): Promise<void>;
 }
 
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 function logLine(r: AuditRecord): { level: 'info' | 'error'; text: string } {
   const route = r.route ? ` ${r.route.resource} [${r.route.operations.join(', ')}]` : '';
   const change = r.after && 'state' in r.after ? ` → ${String(r.after.state)} step ${String(r.after.step)}` : '';
@@ -263,7 +265,7 @@ export async function startRollout(opts: RolloutOptions): Promise<Rollout> {
       const [guardLost, analysisLost, trafficLost] = await Promise.all([guard.close(), runner.close(), fleetTraffic.close()]);
       if (guardLost + analysisLost + trafficLost > 0)
         events.error(
-          `rollout: shutting down, counts not yet sent to the fleet could not be sent and are lost: the guard's of ${guardLost} answers, the progressive analysis's of ${analysisLost} intervals, the traffic figures of ${trafficLost} minutes`,
+          `rollout: shutting down, counts not yet sent to the fleet could not be sent and are lost: ${counted(guardLost, 'answer')} of the guard, ${counted(analysisLost, 'interval')} of the progressive analysis, ${counted(trafficLost, 'operation-minute')} of the traffic figures`,
         );
       await ownReader?.close();
     },

@@ -208,12 +208,19 @@ describe('rollout, native serving and shadows over gRPC (grpc-js on h2c, the emu
     expect(metrics).toMatch(
       /^v2proxy_requests_total\{protocol="grpc",resource="groups",operation="list",backend="translate",status="200",outcome="answered",decision="no-route"\} [1-9]\d*$/m,
     );
-    const lines = readFileSync(recordFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { url: string; protocol: string; method: string });
+    // (the record file is appended after each answer is out: the last line may come a moment after it)
+    const listed = `/iam/v2beta1/groups?uidp.childrenOf=${A}&pageSize=2`;
+    const lines = await until(
+      async () =>
+        readFileSync(recordFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { url: string; protocol: string; method: string }),
+      (read) => read.some((l) => l.url === listed && l.protocol === 'grpc'),
+      'the gRPC list in the record file',
+    );
     expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', url: `/iam/v2beta1/groups/${A}`, protocol: 'grpc' }));
-    expect(lines).toContainEqual(expect.objectContaining({ url: `/iam/v2beta1/groups?uidp.childrenOf=${A}&pageSize=2`, protocol: 'grpc' }));
+    expect(lines).toContainEqual(expect.objectContaining({ url: listed, protocol: 'grpc' }));
   });
 });
 
