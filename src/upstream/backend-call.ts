@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { Dispatcher, errors, type Pool } from 'undici';
 import { DeadlineExceededError } from './attempt-timeout.js';
-import type { AttemptEnd, CallPolicy } from './call-policy.js';
+import { ANSWER_DOWN, ANSWER_UP, type AttemptEnd, type CallPolicy } from './call-policy.js';
 import { abortReason } from './abort-reason.js';
 import type { AttemptSpan, CallSpans } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
@@ -124,16 +124,20 @@ class BackendCall {
   }
 
   /**
-   * How the attempt ended, settled once by the policy: the wait before the next attempt when the
-   * call goes again (`retry`: nothing of its answer has reached the caller), else undefined.
+   * How the attempt ended (`trace`: its status, or its error's code, for its span), settled once by
+   * the policy: the wait before the next attempt when the call goes again (`retry`: nothing of its
+   * answer has reached the caller), else undefined.
    */
-  private settle(end: AttemptEnd, trace: { status: number } | { error: string }, retry: boolean): number | undefined {
+  private settle(end: AttemptEnd, trace: number | string, retry: boolean): number | undefined {
     if (this.recorded) return undefined;
     this.recorded = true;
-    this.span?.end(trace);
-    this.span = undefined;
-    const max = (this.opts as { retryOptions?: { maxRetries?: number } }).retryOptions?.maxRetries;
-    return this.policy.settle(end, this.admitted, retry && this.read ? { done: this.retries, deadline: this.finite(), max } : undefined);
+    if (this.span) {
+      this.span.end(typeof trace === 'number' ? { status: trace } : { error: trace });
+      this.span = undefined;
+    }
+    this.policy.settle(end, this.admitted);
+    if (!retry || !this.read) return undefined;
+    return this.policy.retryAfter(end, this.retries, this.finite(), (this.opts as { retryOptions?: { maxRetries?: number } }).retryOptions?.maxRetries);
   }
 
   private finite(): number | undefined {
@@ -205,7 +209,7 @@ class BackendCall {
   }
 
   onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
-    const delay = this.settle({ answered: true, down: STATUSES_DOWN.has(statusCode) }, { status: statusCode }, !this.started);
+    const delay = this.settle(STATUSES_DOWN.has(statusCode) ? ANSWER_DOWN : ANSWER_UP, statusCode, !this.started);
     if (delay !== undefined) {
       // a retryable answer: its body is let go, another attempt follows it
       this.dropping = true;
@@ -240,7 +244,7 @@ class BackendCall {
   onError(err: Error): void {
     this.stop();
     const end = endOf(err, this.callerAbort !== undefined);
-    const delay = this.settle(end, { error: (err as { code?: string }).code ?? err.name }, !this.started && !this.dropping);
+    const delay = this.settle(end, (err as { code?: string }).code ?? err.name, !this.started && !this.dropping);
     if (delay !== undefined) {
       this.delay = delay;
       this.again();

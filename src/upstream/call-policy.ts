@@ -18,6 +18,10 @@ export type AttemptEnd =
         | 'stopped'; // its caller stopped it (the request gone, its deadline, the drain)
     };
 
+/** An answer, the backend up; and one saying it cannot serve (one object each: made on every attempt's path). */
+export const ANSWER_UP: AttemptEnd = { answered: true, down: false };
+export const ANSWER_DOWN: AttemptEnd = { answered: true, down: true };
+
 /** What an attempt's end says of the backend: down, up, or nothing (undefined). */
 function downOf(end: AttemptEnd): boolean | undefined {
   if ('answered' in end) return end.down;
@@ -76,14 +80,13 @@ export class CallPolicy {
     return attemptLimit(this.attemptMs, deadline, this.deadlineMs, Date.now());
   }
 
-  /**
-   * An attempt ended: the breaker is told, and the wait before the next attempt is answered when
-   * the call may go again (`retry`: a read not yet answered to its caller, after `done` retries;
-   * else undefined).
-   */
-  settle(end: AttemptEnd, admitted: 'go' | 'trial', retry?: { done: number; deadline: number | undefined; max?: number | undefined }): number | undefined {
+  /** An attempt ended: the breaker is told what its end says of the backend. */
+  settle(end: AttemptEnd, admitted: 'go' | 'trial'): void {
     this.breaker.record(downOf(end), admitted === 'trial');
-    if (!retry || !retryable(end)) return undefined;
-    return this.retries.delayOfRead(retry.done, retry.deadline, retry.max);
+  }
+
+  /** The wait before a read that ended so goes again, after `done` retries, or undefined: it does not. */
+  retryAfter(end: AttemptEnd, done: number, deadline: number | undefined, max?: number): number | undefined {
+    return retryable(end) ? this.retries.delayOfRead(done, deadline, max) : undefined;
   }
 }

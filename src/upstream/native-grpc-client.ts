@@ -4,7 +4,7 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import { apiError } from '../errors/error-registry.js';
 import { abortReason, stopOfSignal } from './abort-reason.js';
 import type { Stop } from '../errors/request-outcome.js';
-import type { AttemptEnd, CallPolicy } from './call-policy.js';
+import { ANSWER_DOWN, ANSWER_UP, type AttemptEnd, type CallPolicy } from './call-policy.js';
 import { type RequestSpans, type UpstreamServer, upstreamServer } from './attempt-spans.js';
 import type { LifeSignal } from './request-life.js';
 import type { TraceContext } from './trace-context.js';
@@ -25,6 +25,14 @@ const BACKEND = 'the native v2 backend';
 
 /** How one attempt ended: answered (a message or a status), or no answer (and why). */
 type Attempt = { answered: NativeGrpcAnswer } | { failed: 'attempt-timeout' | 'deadline' | 'too-large' | 'unreachable'; error: ConnectError };
+
+const STOPPED: AttemptEnd = { failed: 'stopped' };
+
+/** How an attempt ended, in the policy's terms: UNAVAILABLE is the backend saying it cannot serve (as 503 is over REST). */
+function endOf(attempt: Attempt): AttemptEnd {
+  if ('answered' in attempt) return attempt.answered.error?.code === Code.Unavailable ? ANSWER_DOWN : ANSWER_UP;
+  return { failed: attempt.failed };
+}
 
 /**
  * The native v2 backend's gRPC service (the platform serves gRPC and REST on one host): a call goes
@@ -89,16 +97,13 @@ export class NativeGrpcClient {
       const attempt = await this.attempt(method, input, header, read ? signal : undefined, policy.limit(deadline));
       const stopped = signal?.aborted === true && (read || !('answered' in attempt));
       span?.end('answered' in attempt ? { grpcCode: attempt.answered.error?.code ?? 0 } : { error: stopped ? 'cancelled' : attempt.failed });
-      const end: AttemptEnd = stopped
-        ? { failed: 'stopped' }
-        : 'answered' in attempt
-          ? { answered: true, down: attempt.answered.error?.code === Code.Unavailable }
-          : { failed: attempt.failed };
-      const delay = policy.settle(end, admitted, read ? { done, deadline } : undefined);
+      const end = stopped ? STOPPED : endOf(attempt);
+      policy.settle(end, admitted);
       if (stopped) {
         this.opts.observe?.(stopOfSignal(signal as LifeSignal));
         throw abortReason(signal as LifeSignal);
       }
+      const delay = read ? policy.retryAfter(end, done, deadline) : undefined;
       if (delay === undefined) return this.outcome(attempt);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
