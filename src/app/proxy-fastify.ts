@@ -17,6 +17,20 @@ export interface FastDoors {
   request?: RequestTaker | undefined;
 }
 
+/** What both listeners' fastify share: the same request ids, log lines and error shape. */
+function sharedOptions(settings: ResolvedSettings, logs: DestinationStream, calls: FastifyRequestCalls) {
+  return {
+    logger: loggerOptions(settings.logLevel, logs),
+    genReqId: requestIdOf,
+    logController: calls,
+    childLoggerFactory: lazyChildLogger,
+    requestIdHeader: false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    frameworkErrors,
+  } as const;
+}
+
 /**
  * The API's fastify: REST and gRPC on one listener (HTTP/1.1 and h2c by the connection's first
  * bytes, or TLS with ALPN; silent, idle and surplus connections closed, HTTP/2 bounded, all of it
@@ -42,16 +56,9 @@ export function proxyFastify(settings: ResolvedSettings, logs: DestinationStream
       ) as never,
     // while closing, requests on kept-alive connections are served (and told Connection: close), not refused
     return503OnClosing: false,
-    logger: loggerOptions(settings.logLevel, logs),
-    genReqId: requestIdOf,
-    logController: calls,
-    childLoggerFactory: lazyChildLogger,
-    requestIdHeader: false,
     bodyLimit: settings.bodyLimit,
     clientErrorHandler,
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
-    frameworkErrors,
+    ...sharedOptions(settings, logs, calls),
   });
   // v2 bodies are JSON (or the STS form); plain text is refused rather than read as an empty body.
   app.removeContentTypeParser('text/plain');
@@ -63,17 +70,7 @@ export function proxyFastify(settings: ResolvedSettings, logs: DestinationStream
 
 /** A listener of the admin surface alone (ADMIN_PORT): the same request ids, log lines and error shape as the API's. */
 export function adminFastify(settings: ResolvedSettings, logs: DestinationStream, calls: FastifyRequestCalls): FastifyInstance {
-  const admin = Fastify({
-    logger: loggerOptions(settings.logLevel, logs),
-    genReqId: requestIdOf,
-    logController: calls,
-    childLoggerFactory: lazyChildLogger,
-    requestIdHeader: false,
-    bodyLimit: 64 * 1024,
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
-    frameworkErrors,
-  });
+  const admin = Fastify({ bodyLimit: 64 * 1024, ...sharedOptions(settings, logs, calls) });
   calls.serve(admin);
   answerInOneShape(admin);
   return admin;

@@ -117,9 +117,10 @@ export async function openRollout(settings: ResolvedSettings, app: FastifyInstan
     onApplied: (listener) => applied.add(listener),
     ready: answers
       ? async () => {
-          const ok = await answers();
-          if (ok.ok && !rollout.fleetStatus()?.synced) await rollout.sync?.sync();
-          return ok.ok && !rollout.fleetStatus()?.synced ? { ok: false, reason: 'the fleet state is not read yet' } : ok;
+          const answered = await answers();
+          if (!answered.ok) return answered;
+          if (!rollout.fleetStatus()?.synced) await rollout.sync?.sync();
+          return rollout.fleetStatus()?.synced ? answered : { ok: false, reason: 'the fleet state is not read yet' };
         }
       : undefined,
     close: async () => {

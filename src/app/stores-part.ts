@@ -51,9 +51,15 @@ export interface StoreOptions {
   log: FastifyBaseLogger;
 }
 
+/** META_STORE as memory or a file journal of this replica's own (none: the caller gave one, or it is Redis's). */
+function ownMeta(settings: ResolvedSettings, opts: StoreOptions): Promise<TimesStore> | undefined {
+  if (opts.meta || settings.metaStore === 'redis') return undefined;
+  return openMetaStore(settings.metaStore, (message, err) => opts.log.warn({ err }, message));
+}
+
 /** The stores of a replica alone (no REDIS_URL). */
 async function memoryStores(settings: ResolvedSettings, opts: StoreOptions): Promise<Stores> {
-  const own = opts.meta ? undefined : await openMetaStore(settings.metaStore, (message, err) => opts.log.warn({ err }, message));
+  const own = await ownMeta(settings, opts);
   return {
     name: 'stores',
     meta: opts.meta ?? (own as TimesStore),
@@ -81,7 +87,7 @@ async function redisStores(url: string, settings: ResolvedSettings, opts: StoreO
   await redisConnected(redis, Math.max(1_000, settings.redisTimeoutMs));
   let own: TimesStore | undefined;
   try {
-    own = opts.meta || settings.metaStore === 'redis' ? undefined : await openMetaStore(settings.metaStore, (message, err) => opts.log.warn({ err }, message));
+    own = await ownMeta(settings, opts);
   } catch (err) {
     // the start fails: the connection opened here is closed here
     redis.disconnect();

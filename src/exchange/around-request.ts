@@ -3,8 +3,6 @@ import type { RolloutTraffic } from '../rollout/rollout-traffic.js';
 import type { RecordFile } from '../shadow/record-file.js';
 import type { RequestCall, Work } from './request-call.js';
 
-export type { Work } from './request-call.js';
-
 /**
  * What is written around every request, once for all ways in (connect-es's interceptor shape,
  * `next => call => …`): its own part before `next`, and its after-part handed to the call

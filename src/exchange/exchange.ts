@@ -27,8 +27,8 @@ export interface OperationInput {
 /**
  * One v2 request as the pipeline sees it: made by a front door from its protocol, it carries what
  * every step needs (resource, operation, caller, inputs, request id, trace context, life). What is
- * learnt of it on the way (the side and why, its span, its status) lives in its one `call`. `W` is the door's wire form of the request (what goes to the
- * native backend as it came).
+ * learnt of it on the way (the side and why, its span, its status) lives in its one `call`. `W`
+ * is the door's wire form of the request (what goes to the native backend as it came).
  */
 export interface Exchange<W = unknown> {
   readonly protocol: Protocol;

@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController, type onRequestHookHandler } from 'fastify';
-import type { AroundRequest, Work } from '../exchange/around-request.js';
-import { answerHead, RequestCall, type Way } from '../exchange/request-call.js';
+import type { AroundRequest } from '../exchange/around-request.js';
+import { answerHead, RequestCall, type Way, type Work } from '../exchange/request-call.js';
 import { type GrpcCodeNumber, httpStatusOf } from '../errors/grpc-codes.js';
 
 declare module 'fastify' {

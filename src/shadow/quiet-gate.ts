@@ -1,5 +1,5 @@
 // how long shadow work waits for a quiet moment, at most (a few milliseconds: it never waits long)
-export const QUIET_WAIT_MS = 5;
+const QUIET_WAIT_MS = 5;
 
 /**
  * Knows how many client requests are in flight, and lets shadow work wait for a moment with none

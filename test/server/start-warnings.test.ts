@@ -14,6 +14,14 @@ describe('a wrong backend is said at once', () => {
   afterAll(async () => {
     for (const r of running) await r.close();
   });
+  /** An emulator (closed after the suite) and a rollout file holding `yaml`. */
+  const withRollout = async (yaml: string) => {
+    const h = await startHarness();
+    running.push(h);
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-start-')), 'rollout.yaml');
+    writeFileSync(file, yaml);
+    return { h, file };
+  };
 
   it('a v1 backend that does not answer: a warning naming its URL without credentials, and not ready until it answers', async () => {
     const port = await freePort(); // nothing listens there
@@ -52,10 +60,7 @@ describe('a wrong backend is said at once', () => {
   });
 
   it('a rollout that gives the native side a share without V2_BASE_URL says every request is translated', async () => {
-    const h = await startHarness();
-    running.push(h);
-    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-start-')), 'rollout.yaml');
-    writeFileSync(file, 'routes:\n  - resource: groups\n    native: 30\n');
+    const { h, file } = await withRollout('routes:\n  - resource: groups\n    native: 30\n');
     const logs = new LogCapture();
     running.push(await startProxy({ V1_BASE_URL: h.url, ROLLOUT_FILE: file, LOG_LEVEL: 'warn' }, logs));
     expect(logs.text).toContain('rollout: routes give the native side a share but V2_BASE_URL is not set: every request is translated');
@@ -66,10 +71,7 @@ describe('a wrong backend is said at once', () => {
   });
 
   it('a v1 setting that also governs the native backend is said, naming its V2_* setting; the native backend keeps its own largest answer', async () => {
-    const h = await startHarness();
-    running.push(h);
-    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-start-')), 'rollout.yaml');
-    writeFileSync(file, 'routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n');
+    const { h, file } = await withRollout('routes:\n  - resource: groups\n    operations: [get]\n    native: 100\n');
     const logs = new LogCapture();
     const proxy = await startProxy(
       { V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: file, V1_RETRIES: '3', V2_MAX_RESPONSE_BYTES: '64', LOG_LEVEL: 'warn' },
