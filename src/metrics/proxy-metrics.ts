@@ -203,13 +203,21 @@ export class ProxyMetrics {
     one.time.observe(seconds);
   }
 
-  /** An observer for one upstream client's answers. */
+  /** An observer for one upstream client's answers (each status's counter found once, not on every answer). */
   upstreamObserver(upstream: 'v1' | 'v2'): (status: number | 'error' | Stop) => void {
+    const counters = new Map<number | string, { inc(): void }>();
+    const labelsOf = (status: number | 'error' | Stop) => {
+      if (typeof status === 'number') return { upstream, status: String(status), outcome: outcomeOf({ status, reached: true, stopped: undefined }) };
+      if (status === 'error') return { upstream, status, outcome: 'backend_failure' };
+      return { upstream, status: String(STOPPED[status].status), outcome: status };
+    };
     return (status) => {
-      if (typeof status === 'number')
-        this.upstream.inc({ upstream, status: String(status), outcome: outcomeOf({ status, reached: true, stopped: undefined }) });
-      else if (status === 'error') this.upstream.inc({ upstream, status, outcome: 'backend_failure' });
-      else this.upstream.inc({ upstream, status: String(STOPPED[status].status), outcome: status });
+      let counter = counters.get(status);
+      if (!counter) {
+        counter = this.upstream.labels(labelsOf(status));
+        counters.set(status, counter);
+      }
+      counter.inc();
     };
   }
 }
