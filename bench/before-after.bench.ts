@@ -1,6 +1,6 @@
 // This checkout's v2proxy against another build of it, in one run: BENCH_BEFORE names a checkout of
 // the code before a change (`git worktree add /tmp/before <commit>` with this checkout's node_modules
-// linked into it). Each build runs as its own process on one v1 emulator, twice: plain, and with the
+// linked into it), built here as this one is by `npm run bench`. Each build runs as its own process on one v1 emulator, twice: plain, and with the
 // fleet's parts on (Redis, a native backend named, and a progressive route on the identity Get, so
 // every request is decided by the rollout and counted for its analysis). CPU per request of each
 // process from /proc, in interleaved blocks (before, now, before, now, …), 4 at a time, and the p50
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { HAVE_REDIS, RedisServer } from '../test/support/redis-server.js';
 import { type Caller, cpuPerCall, grpcCaller, restCaller } from './support/call-load.js';
 import { start, startV1Emulator } from './support/child-process.js';
+import { buildCheckout } from './support/build-checkout.js';
 import { median, range } from './support/figures.js';
 
 const BEFORE = process.env.BENCH_BEFORE;
@@ -21,8 +22,7 @@ const REQUESTS = 3000;
 const TOKEN = 'bench-dev-token-0123456789';
 const ADMIN = 'bench-admin-token-0123';
 
-const entryOf = (root: string) => join(root, 'bench', 'support', 'start-v2proxy.ts');
-if (!BEFORE || !existsSync(entryOf(resolve(BEFORE)))) {
+if (!BEFORE || !existsSync(join(resolve(BEFORE), 'tsconfig.build.json'))) {
   process.stderr.write('BENCH_BEFORE must name a checkout of v2proxy (with its node_modules) to compare this one with\n');
   process.exit(2);
 }
@@ -40,9 +40,12 @@ writeFileSync(
   rolloutFile,
   'routes:\n  - resource: identities\n    operations: [get]\n    steps:\n      - native: 0\n        pause: 1h\n      - native: 100\n    analysis:\n      interval: 1s\n      minRequests: 1\n',
 );
-const builds = { before: entryOf(resolve(BEFORE)), now: fileURLToPath(new URL('./support/start-v2proxy.ts', import.meta.url)) };
-const startBuild = async (entry: string, env: Record<string, string>) => {
-  const p = await start(entry, [], { V1_BASE_URL: v1Url, LOG_LEVEL: 'silent', ...env }, /v2proxy listening on (\S+)/);
+buildCheckout(resolve(BEFORE));
+const entry = fileURLToPath(new URL('./support/start-v2proxy.ts', import.meta.url));
+// the same entry for both: it starts the build of the checkout it is named, this one by default
+const builds = { before: { V2PROXY_CHECKOUT: resolve(BEFORE) }, now: {} };
+const startBuild = async (build: Record<string, string>, env: Record<string, string>) => {
+  const p = await start(entry, [], { V1_BASE_URL: v1Url, LOG_LEVEL: 'silent', ...build, ...env }, /v2proxy listening on (\S+)/);
   return { pid: p.child.pid as number, url: (p.match as unknown as [string, string])[1], child: p.child };
 };
 // each fleet side on a Redis of its own: the two builds keep their control state under other keys, and must not share counters
