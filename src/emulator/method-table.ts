@@ -3,11 +3,13 @@ import { GrpcCode, V1Error } from './grpc-status.js';
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
+// in the order an Allow header lists them
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 /**
  * Path templates with their handlers by method. Each template is registered once for every method so
- * that a known path with a wrong method answers as grpc-gateway does: 501, code 12, "Method Not Allowed".
+ * that a known path with a wrong method answers as grpc-gateway does: 501, code 12, "Method Not Allowed",
+ * with an Allow header naming the methods the path serves.
  */
 export class MethodTable {
   private readonly templates = new Map<string, Map<string, Handler>>();
@@ -25,6 +27,7 @@ export class MethodTable {
   /** Registers every template; `authenticate` (the native surface's) runs before a wrong method is refused. */
   register(app: FastifyInstance, authenticate?: (req: FastifyRequest) => Promise<void>): void {
     for (const [url, byMethod] of this.templates) {
+      const allow = METHODS.filter((m) => byMethod.has(m)).join(', ');
       app.route({
         method: [...METHODS],
         url,
@@ -33,6 +36,7 @@ export class MethodTable {
           const handler = byMethod.get(req.method);
           if (!handler) {
             await authenticate?.(req);
+            reply.header('allow', allow);
             throw new V1Error(GrpcCode.UNIMPLEMENTED, 'Method Not Allowed');
           }
           return handler(req, reply);

@@ -15,6 +15,8 @@ export interface ApiErrorDetails {
   fieldViolations?: FieldViolation[];
   preconditionViolations?: PreconditionViolation[];
   metadata?: Record<string, string>;
+  /** the methods the path serves, for a wrong method's Allow header (REST only) */
+  allow?: readonly string[];
 }
 
 /**

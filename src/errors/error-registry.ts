@@ -51,8 +51,16 @@ export const ERRORS = {
     'A v1 path with a `.` or `..` segment (plain or percent-encoded): refused, never passed on to v1.',
   ),
   NO_ROUTE: e(GrpcCode.NOT_FOUND, 'no route for {method} {path}', 'No v2, v1 or admin path matches.'),
-  METHOD_NOT_ALLOWED: e(GrpcCode.UNIMPLEMENTED, '{method} is not a method of {path}', 'The path exists but not with this method.'),
-  METHOD_UNSUPPORTED: e(GrpcCode.UNIMPLEMENTED, '{reason}', 'The v2 operation exists but the resource mapping says why the proxy cannot serve it over v1.'),
+  METHOD_NOT_ALLOWED: e(
+    GrpcCode.UNIMPLEMENTED,
+    '{method} is not a method of {path}',
+    'The path exists but not with this method; REST answers carry `Allow` with the methods it serves.',
+  ),
+  METHOD_UNSUPPORTED: e(
+    GrpcCode.UNIMPLEMENTED,
+    '{reason}',
+    'The v2 operation exists but the resource mapping says why the proxy cannot serve it over v1; REST answers carry `Allow` with the methods the path serves.',
+  ),
   VERB_NOT_SERVED: e(GrpcCode.UNIMPLEMENTED, '{resource}:{verb} is not served by the proxy', 'A custom method (`:verb`) the proxy does not implement.'),
   IDEMPOTENCY_BUSY: e(
     GrpcCode.ABORTED,

@@ -34,6 +34,8 @@ export function domainOf(path: string): string {
 export interface RenderedError {
   status: number;
   body: { code: number; message: string; details: Record<string, unknown>[] };
+  /** the Allow header of a wrong method's answer */
+  allow?: string;
 }
 
 /** AIP-193: `{code, message, details}` with one ErrorInfo, plus BadRequest or PreconditionFailure. */
@@ -58,5 +60,6 @@ export function renderError(err: ApiError, path: string): RenderedError {
   return {
     status: entry?.http ?? httpStatusOf(err.code),
     body: { code: err.code, message: `${PREFIX[err.code]}${err.detail}`, details },
+    ...(err.details.allow ? { allow: err.details.allow.join(', ') } : {}),
   };
 }

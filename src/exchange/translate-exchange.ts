@@ -1,3 +1,4 @@
+import { methodsServed } from '../mapping/path-methods.js';
 import { apiError } from '../errors/error-registry.js';
 import { requireUid } from '../errors/require-uid.js';
 import type { Json } from '../json/json-path.js';
@@ -34,7 +35,8 @@ export function translateExchange(ctx: OperationContext, ex: Exchange): Promise<
   const { v2 } = ex.resource.mapping;
   if (!v2.operations.includes(ex.operation)) {
     const reason = v2.unsupported[ex.operation];
-    throw reason ? apiError('METHOD_UNSUPPORTED', { reason }) : apiError('METHOD_NOT_ALLOWED', ex.named);
+    const allow = methodsServed(v2, ex.operation === 'list' || ex.input.uid === '' ? 'collection' : 'item');
+    throw reason ? apiError('METHOD_UNSUPPORTED', { reason }, { allow }) : apiError('METHOD_NOT_ALLOWED', ex.named, { allow });
   }
   return OPERATIONS[ex.operation](ctx, ex);
 }

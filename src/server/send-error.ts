@@ -6,10 +6,12 @@ export interface ErrorReply {
   request: { url: string };
   status(code: number): ErrorReply;
   type(contentType: string): ErrorReply;
+  header(name: string, value: string): ErrorReply;
   send(body: unknown): unknown;
 }
 
 export function sendError(reply: ErrorReply, err: ApiError): unknown {
-  const { status, body } = renderError(err, reply.request.url);
+  const { status, body, allow } = renderError(err, reply.request.url);
+  if (allow) reply.header('allow', allow);
   return reply.status(status).type('application/json').send(body);
 }

@@ -12,6 +12,7 @@ import { receivedText } from '../json/received-text.js';
 import { pageTokenParam } from '../list/page-params.js';
 import type { RawQuery } from '../list/query-params.js';
 import type { CompiledResource } from '../mapping/compiled-resource.js';
+import { methodsServed, type PathKind } from '../mapping/path-methods.js';
 import type { RouteTable } from '../mapping/route-table.js';
 import type { Operation } from '../rollout/rollout-config.js';
 import { answerBody } from '../shadow/answer-body.js';
@@ -37,10 +38,14 @@ function pageTokenOf(query: RawQuery): string | undefined {
   return token === '' ? undefined : token;
 }
 
-function wrongMethod(req: FastifyRequest, resource: CompiledResource): ApiError {
+/** A method the path does not serve: the gateway's 501, with the methods it does serve (Allow). */
+function wrongMethod(req: FastifyRequest, resource: CompiledResource, kind: PathKind): ApiError {
   const op = OPERATION_OF[req.method];
   const reason = op ? resource.mapping.v2.unsupported[op] : undefined;
-  return reason ? apiError('METHOD_UNSUPPORTED', { reason }) : apiError('METHOD_NOT_ALLOWED', { method: req.method, path: req.url.split('?', 1)[0] as string });
+  const allow = methodsServed(resource.mapping.v2, kind);
+  return reason
+    ? apiError('METHOD_UNSUPPORTED', { reason }, { allow })
+    : apiError('METHOD_NOT_ALLOWED', { method: req.method, path: req.url.split('?', 1)[0] as string }, { allow });
 }
 
 /** The REST door's native side: the request forwarded as received, the answer back byte for byte. */
@@ -105,14 +110,15 @@ export function registerV2Routes(
     const uid = route.kind === 'item' ? route.uid : '';
     let operation: Operation | undefined;
     if (route.kind === 'collection') {
-      operation = req.method === 'GET' ? 'list' : req.method === 'POST' && resource.mapping.rootParent ? 'create' : undefined;
-      if (operation === undefined) throw wrongMethod(req, resource);
+      // a create without a parent is a create all the same: refused naming the parent where there is no root
+      operation = req.method === 'GET' ? 'list' : req.method === 'POST' ? 'create' : undefined;
+      if (operation === undefined) throw wrongMethod(req, resource, 'collection');
     } else if (uid === '') {
       if (req.method !== 'POST' || !resource.mapping.rootParent) throw noRoute(req);
       operation = 'create';
     } else {
       operation = OPERATION_OF[req.method];
-      if (operation === undefined) throw wrongMethod(req, resource);
+      if (operation === undefined) throw wrongMethod(req, resource, 'item');
     }
     const query = req.query as RawQuery;
     const path = req.url.split('?', 1)[0] as string;
@@ -143,6 +149,7 @@ export function registerV2Routes(
     await pipeline.run(ex, door, (result) => {
       if (result instanceof ApiError) {
         const rendered = renderError(result, path);
+        if (rendered.allow) reply.header('allow', rendered.allow);
         reply.status(rendered.status).type('application/json').send(rendered.body);
         return { status: rendered.status };
       }
