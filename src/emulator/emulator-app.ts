@@ -7,6 +7,7 @@ import { type Ctx, insertRecord, isVisible, removeRecord, replaceRecord } from '
 import { type AnyCollection, COLLECTIONS } from './collections/index.js';
 import { FaultRules } from './fault-rules.js';
 import { GrpcCode, V1Error, httpStatusOf, invalid, notFound } from './grpc-status.js';
+import { acceptFormBodies } from './form-body.js';
 import { MethodTable } from './method-table.js';
 import { buildNativeV2App } from './native/native-app.js';
 import { OidcVerifier } from './oidc-verifier.js';
@@ -57,14 +58,7 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
   });
   const faults = new FaultRules(opts.random);
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    const params: Record<string, string | string[]> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) {
-      const prev = params[k];
-      params[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-    }
-    done(null, params);
-  });
+  acceptFormBodies(app);
 
   app.addHook('onRequest', async (req) => {
     if (!req.url.startsWith('/__emulator/')) stats.record(req.method, req.url);
@@ -104,6 +98,7 @@ export function buildEmulatorApp(opts: EmulatorOptions): Emulator {
           faults,
           stats,
           isDev,
+          sts,
           ...(opts.logger === undefined ? {} : { logger: opts.logger }),
           ...(opts.bodyLimit === undefined ? {} : { bodyLimit: opts.bodyLimit }),
         });

@@ -121,8 +121,8 @@ describe('the emulator serves v2beta1 natively, over the same store as v1', () =
 
   it('answers the documented v2 errors: a bad group create names every failed field; a group with child repos is not deleted', async () => {
     expect((await v2('POST', `/iam/v2beta1/groups/${A}`, DEV_TOKEN, {})).body).toEqual(
-      aipError(3, 'Invalid argument: name: is required', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
-        badRequest([{ field: 'name', description: 'is required' }]),
+      aipError(3, 'Invalid argument: name: must match the pattern ^[a-z0-9 ._-]{1,}$', 'INVALID_ARGUMENT', 'iam.chainguard.dev', [
+        badRequest([{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }]),
       ]),
     );
     const bad = await v2('POST', `/iam/v2beta1/identities/${A}`, DEV_TOKEN, { name: 'Bad Name', claimMatch: { issuer: 'x' } });

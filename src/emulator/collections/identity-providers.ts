@@ -15,9 +15,14 @@ function oidc(body: Body, previousSecret: string): Json | undefined {
   if (raw === undefined) return undefined;
   const o = new Body(raw);
   const secret = o.string('clientSecret');
+  // a provider signs nobody in without the issuer to trust and the client it is registered as
+  const issuer = o.string('issuer');
+  const clientId = o.string('clientId');
+  if (issuer === '') throw invalid('oidc.issuer is required');
+  if (clientId === '') throw invalid('oidc.clientId is required');
   return {
-    issuer: o.string('issuer'),
-    clientId: o.string('clientId'),
+    issuer,
+    clientId,
     // An empty secret on PUT keeps the stored one: reads never return it, so a client cannot echo it.
     clientSecret: secret === '' ? previousSecret : secret,
     additionalScopes: o.strings('additionalScopes'),

@@ -9,6 +9,7 @@ import { bodyTypeViolation } from './native-services.js';
 import { type Ctx, insertRecord, isVisible, matchesExact, matchesUidp, removeRecord, replaceRecord } from '../collection.js';
 import type { FaultRules } from '../fault-rules.js';
 import { V1Error } from '../grpc-status.js';
+import { acceptFormBodies } from '../form-body.js';
 import { MethodTable } from '../method-table.js';
 import { Query } from '../query.js';
 import type { RequestStats } from '../request-stats.js';
@@ -26,6 +27,8 @@ export interface NativeAppOptions {
   isDev: (authorization: string | undefined) => boolean;
   logger?: FastifyServerOptions['logger'];
   bodyLimit?: number;
+  /** the token exchange, served on this host too, as the v2 service serves it beside its resources */
+  sts?: (req: FastifyRequest) => Promise<unknown>;
 }
 
 const invalid = (field: string, description: string) => invalidFields([{ field, description }]);
@@ -70,6 +73,7 @@ export function buildNativeV2App(opts: NativeAppOptions): FastifyInstance {
     if (!req.url.startsWith('/__emulator/')) opts.stats.record(req.method, req.url);
   });
   opts.faults.install(app);
+  acceptFormBodies(app);
   app.setErrorHandler((err: unknown, req, reply) => {
     const e = toApiError(err);
     if (e.code === GrpcCode.INTERNAL) app.log.error({ err }, 'native v2 failure');
@@ -90,6 +94,7 @@ export function buildNativeV2App(opts: NativeAppOptions): FastifyInstance {
 
   const table = new MethodTable();
   for (const r of NATIVE_RESOURCES) addResource(table, r, opts.caller);
+  if (opts.sts) table.on('GET', '/sts/exchange', opts.sts).on('POST', '/sts/exchange', opts.sts);
   table.register(app, authenticated);
   return app;
 }
@@ -157,6 +162,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       // permission on the parent first, then what the body says, then whether the parent exists
       if (parent !== '' && !ctx.access.can(`${cap}.create`, parent))
         throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not create ${r.plural} under ${parent}`);
+      if (!isPlainObject(req.body ?? {})) throw invalid('body', 'the body must be a JSON object');
       const body = Body.of(req.body ?? {}).json;
       const mistyped = bodyTypeViolation(r.plural, body);
       if (mistyped) throw invalidFields([mistyped]);

@@ -40,8 +40,15 @@ function required(v2: Json, fields: readonly string[]): FieldViolation[] {
   return fields.filter((f) => v2[f] === undefined || v2[f] === null || v2[f] === '').map((field) => ({ field, description: 'is required' }));
 }
 
+/** An identity provider's OIDC client: nobody signs in through one without its issuer and client id. */
+function oidcViolations(oidc: unknown): FieldViolation[] {
+  if (oidc === undefined || oidc === null || typeof oidc !== 'object') return [];
+  return required(oidc as Json, ['issuer', 'clientId']).map((v) => ({ ...v, field: `oidc.${v.field}` }));
+}
+
 function named(v2: Json): FieldViolation[] {
-  if (typeof v2.name !== 'string' || v2.name === '') return [{ field: 'name', description: 'is required' }];
+  // a missing name fails the name's rule, as the service says of an empty create
+  if (typeof v2.name !== 'string' || v2.name === '') return [{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }];
   return NAME_PATTERN.test(v2.name) ? [] : [{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }];
 }
 
@@ -442,7 +449,7 @@ export const NATIVE_RESOURCES: readonly NativeResource[] = [
     view: idpView,
     toRecordBody: (v2) => ({ name: v2.name, description: v2.description, defaultRole: v2.defaultRole, oidc: v2.oidc }),
     writable: ['name', 'description', 'defaultRole', 'oidc'],
-    validate: (v2) => [...named(v2), ...required(v2, ['oidc'])],
+    validate: (v2) => [...named(v2), ...required(v2, ['defaultRole', 'oidc']), ...oidcViolations(v2.oidc)],
     sortable: ['uid', 'name', ...TIMES],
     defaultOrder: 'uid',
     named: true,

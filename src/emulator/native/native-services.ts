@@ -8,6 +8,7 @@ import { RoleBindingsService } from '../../gen/chainguard/platform/iam/v2beta1/r
 import { RolesService } from '../../gen/chainguard/platform/iam/v2beta1/roles_pb.js';
 import { ReposService } from '../../gen/chainguard/platform/registry/v2beta1/repos_pb.js';
 import { TagsService } from '../../gen/chainguard/platform/registry/v2beta1/tags_pb.js';
+import { isPlainObject } from '../body.js';
 import { AdvisoriesService } from '../../gen/chainguard/platform/vulnerabilities/v2beta1/advisories_pb.js';
 
 /** The ten v2beta1 services the native surface serves. */
@@ -42,12 +43,18 @@ const RESOURCE_MESSAGES = new Map<string, DescMessage>(
 export function bodyTypeViolation(plural: string, body: unknown): { field: string; description: string } | undefined {
   const desc = RESOURCE_MESSAGES.get(plural);
   if (!desc) return undefined;
-  try {
-    fromJson(desc, body as JsonValue, { ignoreUnknownFields: true });
-    return undefined;
-  } catch (err) {
-    const message = (err as Error).message;
-    const field = /field [\w.]+\.(\w+) from JSON/.exec(message)?.[1] ?? 'body';
-    return { field: field.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), description: message.replace(/^cannot decode /, 'cannot read ') };
-  }
+  const problem = (value: unknown) => {
+    try {
+      fromJson(desc, value as JsonValue, { ignoreUnknownFields: true });
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  const message = problem(body);
+  if (message === undefined) return undefined;
+  // the reader names a scalar field; for one of a message type (a Timestamp) find which key it was
+  const named = /field [\w.]+\.(\w+) from JSON/.exec(message)?.[1];
+  const key = named ?? (isPlainObject(body) ? Object.keys(body).find((k) => problem({ [k]: body[k] }) !== undefined) : undefined) ?? 'body';
+  return { field: key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), description: message.replace(/^cannot decode /, 'cannot read ') };
 }
