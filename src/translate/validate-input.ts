@@ -1,5 +1,5 @@
 import type { FieldViolation } from '../errors/api-error.js';
-import type { CompiledResource } from '../mapping/compiled-resource.js';
+import type { CompiledResource, CompiledRules } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
 import { type Json, camelCase, getPath, isObject } from '../json/json-path.js';
@@ -48,6 +48,7 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
       violations.push({ field: name, description: `${name} ${type[1]}` });
       continue;
     }
+    if (c.children && isObject(v)) violations.push(...nestedRequired(name, v, c.children));
     if (ruleText && typeof v === 'string' && !ruleText.pattern.test(v)) {
       violations.push({ field: name, description: `${name} ${ruleText.text}` });
       continue;
@@ -62,7 +63,31 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
     }
   }
   violations.push(...oneOfViolations(body, resource.mapping.requiredOneOf));
+  violations.push(...mistypedReadOnly(body, resource.rules));
   return violations;
+}
+
+/**
+ * A field the server fills is ignored on input, but one of the wrong type is refused, as the
+ * service's gateway refuses a body it cannot read as the resource (a `createTime` that is no time).
+ */
+function mistypedReadOnly(body: Json, rules: CompiledRules): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const { rule, v2 } of rules.all) {
+    const name = v2[0] as string;
+    if (!rule.output || v2.length !== 1 || !rule.type || isEmpty(body[name])) continue;
+    const [fits, text] = TYPES[rule.type];
+    if (!fits(body[name])) out.push({ field: name, description: `${name} ${text}` });
+  }
+  return out;
+}
+
+/** The required fields of an object field that is there (an identity provider's OIDC issuer and client id), named by their dotted path. */
+function nestedRequired(name: string, value: Json, children: CompiledRules): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const [child, c] of children.inByV2)
+    if (c.rule.required && isEmpty(value[child])) out.push({ field: `${name}.${child}`, description: `${name}.${child} is required` });
+  return out;
 }
 
 /** Exactly one member of each required group (a dotted group only when its parent object is there). */

@@ -277,7 +277,16 @@ describe('create validation', () => {
       { field: 'description', description: 'description must match "^[\\S ]{0,512}$"' },
     ]);
     expect(validateInput({ name: 'ok', verified: 'yes' }, res('groups'))).toEqual([{ field: 'verified', description: 'verified must be true or false' }]);
-    expect(validateInput({ name: 'ok', uid: 'ignored', createTime: 'ignored' }, res('groups'))).toEqual([]);
+    // a field the server fills is ignored when it is of its type, refused when it is not (as protojson reads a body)
+    expect(validateInput({ name: 'ok', uid: 'ignored', createTime: '2020-01-01T00:00:00Z' }, res('groups'))).toEqual([]);
+    expect(validateInput({ name: 'ok', createTime: 'ignored' }, res('groups'))).toEqual([
+      { field: 'createTime', description: 'createTime must be an RFC 3339 timestamp' },
+    ]);
+    // the object a create requires, and what it requires inside
+    expect(validateInput({ name: 'ok', defaultRole: 'r', oidc: { clientSecret: 's' } }, res('identityProviders')).map((v) => v.field)).toEqual([
+      'oidc.issuer',
+      'oidc.clientId',
+    ]);
   });
 
   it('names every failed field at once', () => {
