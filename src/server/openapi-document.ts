@@ -11,7 +11,7 @@ type Schema = Record<string, unknown>;
 
 /** The document's parts the reference page reads (the rest is OpenAPI's own). */
 export interface OpenApiDocument extends Schema {
-  info: { title: string; version: string };
+  info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Schema>>;
   components: { schemas: Record<string, Schema> } & Schema;
 }
@@ -90,6 +90,16 @@ class Schemas {
     }
   }
 
+  /** The message's schema, narrowed to what a create must give (an update's body requires nothing). */
+  required(message: DescMessage, fields: readonly FieldRule[]): Schema {
+    return withRequired(this.of(message), fields, (schema, name) => {
+      const component = typeof schema.$ref === 'string' ? this.all[schema.$ref.split('/').at(-1) as string] : schema;
+      const property = (component?.properties as Record<string, Schema> | undefined)?.[name];
+      // a marked property wraps its reference: `{allOf: [{$ref}], readOnly}`
+      return (property?.allOf as Schema[] | undefined)?.[0] ?? property;
+    });
+  }
+
   private single(
     kind: 'scalar' | 'enum' | 'message',
     f: { scalar?: ScalarType | undefined; enum?: DescField['enum']; message?: DescMessage | undefined },
@@ -138,6 +148,11 @@ const MEANINGS: Record<string, string> = {
   '504': 'DEADLINE_EXCEEDED: a backend did not answer in time',
 };
 
+const INFO = [
+  'The v2beta1 REST surface of the platform API (identity, registry and vulnerability resources), served by v2proxy: translated onto a v1 backend or forwarded to a native v2 one.',
+  'Errors are AIP-193 (`google.rpc.Status` as JSON). A method a path does not serve is answered as the service’s gateway answers it: 501 with code 12 (UNIMPLEMENTED) and an `Allow` header naming the methods the path serves.',
+].join('\n\n');
+
 /** The error statuses each kind of operation can answer (a create's parent may be missing; writes race). */
 const ANY = ['400', '401', '403', '408', '429', '431', '500', '503', '504'];
 export const ERROR_STATUSES = {
@@ -165,11 +180,15 @@ function orderByPattern(sortable: readonly string[]): string {
   return `^${key}( *, *${key})*$`;
 }
 
-const uidParam = (name: 'uid' | 'parent') => ({
-  name,
+/**
+ * The item path's one parameter (OpenAPI forbids two templates of the same shape): the resource's
+ * uid, or on a create the parent group's, under which the new resource is made.
+ */
+const uidParam = (of: 'resource' | 'parent') => ({
+  name: 'uid',
   in: 'path',
   required: true,
-  description: `the ${name === 'uid' ? "resource's" : "parent group's"} uid: 40 hex characters, then /16 hex characters per level (its slashes are not escaped)`,
+  description: `the ${of === 'resource' ? "resource's" : 'parent group’s (the new resource is made under it)'} uid: 40 hex characters, then /16 hex characters per level (its slashes are not escaped)`,
   schema: UID,
 });
 
@@ -198,12 +217,52 @@ function listParams(r: CompiledResource): unknown[] {
       schema: { type: 'string', pattern: orderByPattern(sortable) },
     });
   for (const f of r.mapping.list?.filters ?? []) {
-    // a filter's value is not checked: one that matches nothing (a malformed uid too) lists nothing
-    const one = { type: 'string' };
+    // a filter's value is not checked (one that matches nothing, a malformed uid too, lists nothing)
+    // but where it is a switch or one of named values
+    const one =
+      f.match === 'include' ? { type: 'boolean' } : f.match === 'presence' && f.values ? { type: 'string', enum: Object.keys(f.values) } : { type: 'string' };
     const description = f.param === 'uidp.ids' ? 'uids of the resources to list' : f.param.startsWith('uidp.') ? 'a group uid' : undefined;
     params.push({ name: f.param, in: 'query', ...(description ? { description } : {}), schema: f.repeated ? { type: 'array', items: one } : one });
   }
   return params;
+}
+
+/** A collection's name in words: `roleBindings` → role binding(s), with its article. */
+function nounOf(collection: string): { singular: string; plural: string; one: string } {
+  const plural = collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  const singular = plural.endsWith('ies') ? `${plural.slice(0, -3)}y` : plural.replace(/s$/, '');
+  return { singular, plural, one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}` };
+}
+
+/**
+ * What a create must be given, from the mapping's required fields: `required` beside the schema it
+ * narrows, a nested object's under its own property (`propertyOf` finds a property's schema).
+ */
+function withRequired(schema: Schema, fields: readonly FieldRule[], propertyOf: (schema: Schema, name: string) => Schema | undefined): Schema {
+  const required = fields.filter((f) => f.required && !f.output).map((f) => f.v2);
+  const properties: Record<string, Schema> = {};
+  for (const f of fields) {
+    const inner = f.fields ? propertyOf(schema, f.v2) : undefined;
+    if (!inner || !f.fields) continue;
+    const narrowed = withRequired(inner, f.fields, propertyOf);
+    if (narrowed !== inner) properties[f.v2] = narrowed;
+  }
+  if (required.length === 0 && Object.keys(properties).length === 0) return schema;
+  return { allOf: [schema], ...(required.length > 0 ? { required } : {}), ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+}
+
+/** The created resource's uid leads to its Get, Update and Delete. */
+function withLinks(out: Record<string, unknown>, name: string, ops: readonly string[]): Record<string, unknown> {
+  const links: Record<string, unknown> = {};
+  for (const op of ['get', 'update', 'delete'])
+    if (ops.includes(op))
+      links[`${op}Created`] = {
+        operationId: `${op}_${name}`,
+        parameters: { uid: '$response.body#/uid' },
+        description: `${op[0]?.toUpperCase()}${op.slice(1)} what was created`,
+      };
+  const ok = out['200'] as Schema;
+  return { ...out, '200': { ...ok, links } };
 }
 
 /**
@@ -231,23 +290,42 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
     if (!resource) continue;
     schemas.of(resource);
     schemas.mark(resource, r.mapping.fields);
-    const body = { required: true, content: { 'application/json': { schema: schemas.of(resource) } } };
+    const noun = nounOf(name);
+    const update = { required: true, content: { 'application/json': { schema: schemas.of(resource) } } };
     const list = method('List');
     if (ops.includes('list') && list)
-      at(base).get = { operationId: `list_${name}`, tags: tag, parameters: listParams(r), responses: responses(schemas.of(list.output), 'list') };
-    if (ops.includes('create')) {
-      const create = { tags: tag, requestBody: body, responses: responses(schemas.of(resource), 'create') };
-      at(`${base}/{parent}`).post = { operationId: `create_${name}`, parameters: [uidParam('parent')], ...create };
-      if (r.mapping.rootParent) at(base).post = { operationId: `create_root_${name}`, ...create };
-    }
+      at(base).get = {
+        operationId: `list_${name}`,
+        summary: `List ${noun.plural}`,
+        tags: tag,
+        parameters: listParams(r),
+        responses: responses(schemas.of(list.output), 'list'),
+      };
+    // each path's methods in the order the reference page shows them: GET, POST, PATCH, DELETE
     if (ops.includes('get'))
-      at(`${base}/{uid}`).get = { operationId: `get_${name}`, tags: tag, parameters: [uidParam('uid')], responses: responses(schemas.of(resource), 'get') };
+      at(`${base}/{uid}`).get = {
+        operationId: `get_${name}`,
+        summary: `Get ${noun.one}`,
+        tags: tag,
+        parameters: [uidParam('resource')],
+        responses: responses(schemas.of(resource), 'get'),
+      };
+    if (ops.includes('create')) {
+      const create = {
+        tags: tag,
+        requestBody: { required: true, content: { 'application/json': { schema: schemas.required(resource, r.mapping.fields) } } },
+        responses: withLinks(responses(schemas.of(resource), 'create'), name, ops),
+      };
+      at(`${base}/{uid}`).post = { operationId: `create_${name}`, summary: `Create ${noun.one} under a group`, parameters: [uidParam('parent')], ...create };
+      if (r.mapping.rootParent) at(base).post = { operationId: `create_root_${name}`, summary: `Create a root ${noun.singular}`, ...create };
+    }
     if (ops.includes('update'))
       at(`${base}/{uid}`).patch = {
         operationId: `update_${name}`,
+        summary: `Update ${noun.one}: the fields the mask names, or those in the body`,
         tags: tag,
         parameters: [
-          uidParam('uid'),
+          uidParam('resource'),
           {
             name: 'update_mask',
             in: 'query',
@@ -255,14 +333,15 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
             schema: { type: 'string' },
           },
         ],
-        requestBody: body,
+        requestBody: update,
         responses: responses(schemas.of(resource), 'update'),
       };
     if (ops.includes('delete'))
       at(`${base}/{uid}`).delete = {
         operationId: `delete_${name}`,
+        summary: `Delete ${noun.one}`,
         tags: tag,
-        parameters: [uidParam('uid')],
+        parameters: [uidParam('resource')],
         responses: responses({ type: 'object' }, 'delete'),
       };
   }
@@ -273,18 +352,20 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
     responses: responses({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }, 'exchange'),
   };
   const stsParams = [
-    { name: 'aud', in: 'query', description: 'the audience(s) of the token asked for', schema: { type: 'array', items: { type: 'string' } } },
+    { name: 'aud', in: 'query', required: true, description: 'the audience(s) of the token asked for', schema: { type: 'array', items: { type: 'string' } } },
     { name: 'scope', in: 'query', schema: { type: 'string' } },
     { name: 'identity', in: 'query', description: 'the identity (uid) to assume', schema: { type: 'string' } },
   ];
-  at('/sts/exchange').get = { operationId: 'sts_exchange', parameters: stsParams, ...exchange };
+  at('/sts/exchange').get = { operationId: 'sts_exchange', summary: 'Exchange an identity token for a platform token', parameters: stsParams, ...exchange };
   at('/sts/exchange').post = {
     operationId: 'sts_exchange_form',
+    summary: 'Exchange an identity token for a platform token (a form)',
     requestBody: {
       content: {
         'application/x-www-form-urlencoded': {
           schema: {
             type: 'object',
+            required: ['aud'],
             properties: { aud: { type: 'array', items: { type: 'string' } }, scope: { type: 'string' }, identity: { type: 'string' } },
           },
         },
@@ -295,7 +376,9 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
   schemas.all['google.rpc.Status'] = STATUS_SCHEMA;
   return {
     openapi: '3.1.0',
-    info: { title: 'Platform API v2beta1, as v2proxy serves it', version },
+    info: { title: 'Platform API v2beta1, as v2proxy serves it', version, description: INFO },
+    // the host that serves this document serves the API
+    servers: [{ url: '/', description: 'this proxy' }],
     security: [{ bearer: [] }],
     paths,
     components: {

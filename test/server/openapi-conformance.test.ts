@@ -63,7 +63,12 @@ describe('the REST surface conforms to its OpenAPI document (property-based, see
             const problems = checker.problems(o, r, a);
             const uid = (a.body as { uid?: string }).uid;
             if (!r.breaks && a.status === 200 && o.kind === 'create' && uid) {
-              const got = await call(proxy.url, 'GET', `${o.template.replace(/\/\{parent\}$/, '')}/${uid}`, { token: TOKEN });
+              // the document's link from the create to its Get says where the new resource is read
+              const link = (o.op.responses['200'] as { links?: { getCreated?: { operationId: string } } }).links?.getCreated;
+              const get = operations.find((x) => x.op.operationId === link?.operationId);
+              const got = await call(proxy.url, 'GET', get ? get.template.replace('{uid}', uid) : `(no link to a Get from ${o.op.operationId})`, {
+                token: TOKEN,
+              });
               if (got.status !== 200 || got.body.uid !== uid) problems.push(`created ${uid}, then Get answered ${got.status}`);
               else {
                 pool.add(o.resource, uid);

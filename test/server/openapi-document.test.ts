@@ -1,13 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMappings } from '../../src/mapping/load-mappings.js';
 import { openApiDocument } from '../../src/server/openapi-document.js';
+import { openApiTypes, TYPES_FILE } from '../../scripts/openapi-types.js';
 import { call } from '../support/emulator-harness.js';
 import { A, DEV_TOKEN } from '../support/fixtures.js';
 import { type ProxyOnEmulator, startProxyOnEmulator } from '../support/proxy-harness.js';
 
 const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
+const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+const REDOCLY_CONFIG = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
 type Doc = { paths: Record<string, Record<string, unknown>> };
 
 describe('the OpenAPI document of the v2 REST surface', () => {
@@ -27,6 +35,28 @@ describe('the OpenAPI document of the v2 REST surface', () => {
     expect(JSON.parse(readFileSync(COMMITTED, 'utf8'))).toEqual(served);
   });
 
+  it('has its generated client types committed as openapi-typescript makes them from it (npm run openapi)', async () => {
+    expect(readFileSync(TYPES_FILE, 'utf8')).toBe(await openApiTypes(served));
+  });
+
+  it("passes Redocly CLI's lint with its recommended rules (redocly.yaml): no error and no warning", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'v2proxy-openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(served));
+    // no usage report sent, no update looked for: the test runs offline
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    const run = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--config', REDOCLY_CONFIG, '--format', 'json'], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    });
+    const report = JSON.parse(run.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+    };
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
   it('describes every operation the proxy serves and none it does not, checked against the proxy itself', async () => {
     const uid = `${A}/00000000000000ab`;
     const notServed = (status: number, body: { message?: string; details?: { fieldViolations?: { field: string }[] }[] }) =>
@@ -39,13 +69,14 @@ describe('the OpenAPI document of the v2 REST surface', () => {
       for (const [method, template] of [
         ['get', base],
         ['post', base],
-        ['post', `${base}/{parent}`],
+        ['post', `${base}/{uid}`],
         ['get', `${base}/{uid}`],
         ['patch', `${base}/{uid}`],
         ['delete', `${base}/{uid}`],
       ] as const) {
         const described = served.paths[template]?.[method] !== undefined;
-        const path = template.replace('{uid}', uid).replace('{parent}', A);
+        // a create names its parent group where the others name the resource
+        const path = template.replace('{uid}', method === 'post' ? A : uid);
         const answer = await call(env.proxy.url, method.toUpperCase(), path, {
           token: DEV_TOKEN,
           ...(method === 'post' || method === 'patch' ? { body: {} } : {}),
@@ -91,7 +122,7 @@ describe('the OpenAPI document of the v2 REST surface', () => {
     expect(statuses('/iam/v2beta1/groups', 'get')).not.toContain('404');
     expect(statuses('/iam/v2beta1/groups/{uid}', 'get')).toContain('404');
     expect(statuses('/iam/v2beta1/groups/{uid}', 'get')).not.toContain('409');
-    expect(statuses('/iam/v2beta1/groups/{parent}', 'post')).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '503']));
+    expect(statuses('/iam/v2beta1/groups/{uid}', 'post')).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '503']));
     expect(statuses('/iam/v2beta1/groups/{uid}', 'delete')).not.toContain('412');
   });
 });

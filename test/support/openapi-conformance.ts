@@ -96,6 +96,12 @@ const WRITES = new Set(['update', 'delete']);
  * it in one named way.
  */
 export function requestsOf(doc: OpenApi, o: Operation, pool: UidPool): fc.Arbitrary<CaseRequest> {
+  const { valid, broken } = casesOf(doc, o, pool);
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: broken });
+}
+
+/** The operation's requests that keep its contract, and those that break it in one named way. */
+export function casesOf(doc: OpenApi, o: Operation, pool: UidPool): { valid: fc.Arbitrary<CaseRequest>; broken: fc.Arbitrary<CaseRequest> } {
   const options: SchemaArbitraryOptions = { components: doc.components.schemas, request: true };
   const params = o.op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
@@ -104,8 +110,9 @@ export function requestsOf(doc: OpenApi, o: Operation, pool: UidPool): fc.Arbitr
   const formBody = o.op.requestBody?.content['application/x-www-form-urlencoded']?.schema;
 
   const pathValue = (p: Parameter) => {
-    const collection = p.name === 'parent' ? 'groups' : o.resource;
-    const known = fc.nat().map((i) => pool.pick(collection, i, p.name === 'uid' && WRITES.has(o.kind)));
+    // a create's path names the parent group it makes the resource under
+    const parent = o.kind === 'create';
+    const known = fc.nat().map((i) => pool.pick(parent ? 'groups' : o.resource, i, !parent && WRITES.has(o.kind)));
     return fc
       .oneof({ weight: 4, arbitrary: known }, { weight: 1, arbitrary: arbitraryOf(p.schema, options) as fc.Arbitrary<string> })
       .map((v) => v ?? '0'.repeat(40));
@@ -173,7 +180,9 @@ export function requestsOf(doc: OpenApi, o: Operation, pool: UidPool): fc.Arbitr
     );
     const top = invalidOf(jsonBody, options);
     if (top) breaks.push(top.map((v) => (r: CaseRequest) => ({ ...r, body: { json: v }, breaks: 'a body that is not an object' })));
-    const resolved = jsonBody.$ref ? doc.components.schemas[String(jsonBody.$ref).replace('#/components/schemas/', '')] : jsonBody;
+    // a create's body narrows the resource's schema (`{allOf: [{$ref}], required}`): its fields are the resource's
+    const target = jsonBody.$ref ?? (jsonBody.allOf as JsonSchema[] | undefined)?.[0]?.$ref;
+    const resolved = target ? doc.components.schemas[String(target).replace('#/components/schemas/', '')] : jsonBody;
     for (const [name, schema] of Object.entries((resolved?.properties ?? {}) as Record<string, JsonSchema>)) {
       if (schema.readOnly || schema.allOf) continue;
       const wrong = wrongValueOf(schema, doc);
@@ -188,7 +197,7 @@ export function requestsOf(doc: OpenApi, o: Operation, pool: UidPool): fc.Arbitr
     }
   }
   const broken = fc.tuple(valid, fc.oneof(...breaks)).map(([r, brk]) => brk(r));
-  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: broken });
+  return { valid, broken };
 }
 
 /** A value proto JSON cannot read into a field of this schema (a number is a valid enum or int64, so it is not offered there). */
