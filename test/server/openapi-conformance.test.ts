@@ -1,41 +1,29 @@
 // The REST surface against its own OpenAPI document, property-based: CONFORMANCE_RUNS cases per
 // operation (100 by default; raise it for a longer run) from CONFORMANCE_SEED, through translation
 // and through the native side.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProxy } from '../../src/commands/serve.js';
-import { call, type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
+import { call } from '../support/emulator-harness.js';
 import { TOKENS } from '../support/fixtures.js';
 import { AnswerChecker, type CaseRequest, curlOf, type OpenApi, operationsOf, requestsOf, send, UidPool } from '../support/openapi-conformance.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { type BothSides, startBothSides } from '../support/proxy-harness.js';
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 100);
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20_261_127);
 const TOKEN = TOKENS.alice;
 
 describe('the REST surface conforms to its OpenAPI document (property-based, seeded)', () => {
-  let h: EmulatorHarness;
-  const proxies: Record<string, RunningProxy> = {};
+  let sides: BothSides;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v2proxy-conformance-'));
-    writeFileSync(join(dir, 'native.yaml'), 'routes:\n  - resource: "*"\n    native: 100\n');
-    h = await startHarness();
-    proxies.translation = await startProxy({ V1_BASE_URL: h.url });
-    proxies.native = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: join(dir, 'native.yaml') });
+    sides = await startBothSides();
   });
-  afterAll(async () => {
-    for (const p of Object.values(proxies)) await p.close();
-    await h.close();
-  });
+  afterAll(() => sides.close());
 
   for (const side of ['translation', 'native'] as const) {
     it(
       `through ${side}: no 5xx, every status documented, every body valid, broken input refused with a 4xx, created resources retrievable, deleted ones gone`,
       async () => {
-        const proxy = proxies[side] as RunningProxy;
+        const proxy = sides[side];
         const doc = (await call(proxy.url, 'GET', '/openapi.json')).body as OpenApi;
         // translated answers are made from the same protos: no field beyond them; a native backend may be newer
         const checker = new AnswerChecker(doc, { closed: side === 'translation' });

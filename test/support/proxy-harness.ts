@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { demo, type RunningDemo } from '../../src/commands/demo.js';
 import { type RunningProxy, serve } from '../../src/commands/serve.js';
@@ -54,6 +57,34 @@ export async function startProxyOnEmulator(
     proxy,
     async close() {
       await proxy.close();
+      await h.close();
+    },
+  };
+}
+
+export interface BothSides {
+  h: EmulatorHarness;
+  /** a proxy translating every route onto the emulator's v1 */
+  translation: RunningProxy;
+  /** a proxy sending every route to the emulator's native v2 */
+  native: RunningProxy;
+  close(): Promise<void>;
+}
+
+/** The two-tenant emulator with two proxies in front of it: one translating everything, one sending everything native. */
+export async function startBothSides(): Promise<BothSides> {
+  const dir = mkdtempSync(join(tmpdir(), 'v2proxy-both-sides-'));
+  writeFileSync(join(dir, 'native.yaml'), 'routes:\n  - resource: "*"\n    native: 100\n');
+  const h = await startHarness();
+  const translation = await startProxy({ V1_BASE_URL: h.url });
+  const native = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: join(dir, 'native.yaml') });
+  return {
+    h,
+    translation,
+    native,
+    async close() {
+      await translation.close();
+      await native.close();
       await h.close();
     },
   };

@@ -1,35 +1,22 @@
 // A client generated from the served document (openapi-typescript's types, openapi-fetch's calls)
 // runs the access-setup flow on the translated and the native side: the document says enough for a
 // typed client to do the whole job, with no type assertion or cast.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProxy } from '../../src/commands/serve.js';
 import type { paths } from '../gen/platform-api.js';
-import { type EmulatorHarness, startHarness } from '../support/emulator-harness.js';
 import { A, TOKENS } from '../support/fixtures.js';
-import { startProxy } from '../support/proxy-harness.js';
+import { type BothSides, startBothSides } from '../support/proxy-harness.js';
 
 describe('a client generated from the OpenAPI document runs the access-setup flow', () => {
-  let h: EmulatorHarness;
-  const proxies: Record<string, RunningProxy> = {};
+  let sides: BothSides;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v2proxy-generated-client-'));
-    writeFileSync(join(dir, 'native.yaml'), 'routes:\n  - resource: "*"\n    native: 100\n');
-    h = await startHarness();
-    proxies.translation = await startProxy({ V1_BASE_URL: h.url });
-    proxies.native = await startProxy({ V1_BASE_URL: h.url, V2_BASE_URL: h.v2url, ROLLOUT_FILE: join(dir, 'native.yaml') });
+    sides = await startBothSides();
   });
-  afterAll(async () => {
-    for (const p of Object.values(proxies)) await p.close();
-    await h.close();
-  });
+  afterAll(() => sides.close());
 
   for (const side of ['translation', 'native'] as const) {
     it(`through ${side}: group, identities, the viewer role, a binding read back hydrated, a masked update, an ordered walk with its total, deletes`, async () => {
-      const api = createClient<paths>({ baseUrl: proxies[side]?.url ?? '', headers: { authorization: `Bearer ${TOKENS.alice}` } });
+      const api = createClient<paths>({ baseUrl: sides[side].url, headers: { authorization: `Bearer ${TOKENS.alice}` } });
 
       const group = await api.POST('/iam/v2beta1/groups/{uid}', {
         params: { path: { uid: A } },
