@@ -47,6 +47,23 @@ const WELL_KNOWN: Record<string, Schema> = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** A mapping's field types as JSON schemas (int64 values are strings in proto JSON, but a mapping's `int` is a plain number). */
+const RULE_TYPES: Record<NonNullable<FieldRule['type']>, Schema> = {
+  string: { type: 'string' },
+  bool: { type: 'boolean' },
+  int: { type: 'integer' },
+  object: { type: 'object' },
+  map: { type: 'object' },
+  list: { type: 'array', items: {} },
+  timestamp: { type: 'string', format: 'date-time' },
+};
+
+/** A field the mapping knows and the proto does not, described from its rule. */
+function ruleSchema(rule: FieldRule): Schema {
+  if (rule.fields) return { type: 'object', properties: Object.fromEntries(rule.fields.map((f) => [f.v2, ruleSchema(f)])) };
+  return rule.type ? RULE_TYPES[rule.type] : {};
+}
+
 /** Component schemas of messages, each written once, named by their full proto name. */
 class Schemas {
   readonly all: Record<string, Schema> = {};
@@ -70,9 +87,10 @@ class Schemas {
    * Marks the resource's fields the mapping says a client never sets (`readOnly`: the server fills
    * them) or never sees (`writeOnly`): a field is either when every mapped part of it is.
    */
-  mark(message: DescMessage, fields: readonly Pick<FieldRule, 'v2' | 'output' | 'input' | 'rule'>[]): void {
+  mark(message: DescMessage, fields: readonly FieldRule[]): void {
     const properties = this.all[message.typeName]?.properties as Record<string, Schema> | undefined;
     if (!properties) return;
+    this.describeUnknown(properties, fields);
     const byTop = new Map<string, (typeof fields)[number][]>();
     for (const f of fields) {
       const top = f.v2.split('.')[0] as string;
@@ -87,6 +105,23 @@ class Schemas {
       properties[name] = property;
       const flag = parts.every((f) => f.output) ? 'readOnly' : parts.every((f) => f.input) ? 'writeOnly' : undefined;
       if (flag) properties[name] = property.$ref ? { allOf: [property], [flag]: true } : { ...property, [flag]: true };
+    }
+  }
+
+  /**
+   * Describes what both sides answer that the proto does not name yet (a later version does: an
+   * identity provider's `scim`, its OIDC `groupsClaim`), from the mapping's rules, nested ones in
+   * their message's schema too.
+   */
+  private describeUnknown(properties: Record<string, Schema>, fields: readonly FieldRule[]): void {
+    for (const f of fields) {
+      if (f.v2.includes('.')) continue;
+      const property = properties[f.v2];
+      if (!property) properties[f.v2] = ruleSchema(f);
+      else if (f.fields && typeof property.$ref === 'string') {
+        const nested = this.all[property.$ref.split('/').at(-1) as string]?.properties as Record<string, Schema> | undefined;
+        if (nested) this.describeUnknown(nested, f.fields);
+      }
     }
   }
 

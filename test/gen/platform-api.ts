@@ -446,6 +446,8 @@ export interface components {
             readonly createTime?: string;
             /** Format: date-time */
             readonly updateTime?: string;
+            kind?: string;
+            readonly status?: string;
         };
         "chainguard.platform.iam.v2beta1.GroupInvite": {
             readonly uid?: string;
@@ -459,6 +461,10 @@ export interface components {
             readonly keyId?: string;
             /** Format: date-time */
             readonly createTime?: string;
+            readonly role?: {
+                uid?: unknown;
+                capabilities?: unknown;
+            };
         };
         "chainguard.platform.iam.v2beta1.Identity": {
             readonly uid?: string;
@@ -507,6 +513,7 @@ export interface components {
             issuerKeys?: string;
             /** Format: date-time */
             expirationTime?: string;
+            audiences?: unknown[];
         };
         "chainguard.platform.iam.v2beta1.IdentityProvider": {
             readonly uid?: string;
@@ -518,12 +525,16 @@ export interface components {
             readonly updateTime?: string;
             defaultRole?: string;
             oidc?: components["schemas"]["chainguard.platform.iam.v2beta1.IdentityProvider.OIDC"];
+            readonly scim?: Record<string, never>;
         };
         "chainguard.platform.iam.v2beta1.IdentityProvider.OIDC": {
             issuer?: string;
             clientId?: string;
             clientSecret?: string;
             additionalScopes?: string[];
+            groupsClaim?: string;
+            correlationRule?: string;
+            pkceEnabled?: boolean;
         };
         "chainguard.platform.iam.v2beta1.ListAccountAssociationsResponse": {
             accountAssociations?: components["schemas"]["chainguard.platform.iam.v2beta1.AccountAssociation"][];
@@ -600,6 +611,8 @@ export interface components {
             readonly createTime?: string;
             identityUid?: string;
             roleUid?: string;
+            email?: unknown;
+            emailUnverified?: unknown;
         };
         "chainguard.platform.iam.v2beta1.RoleBindingGroup": {
             uid?: string;
@@ -705,6 +718,7 @@ export interface components {
             azure?: string;
             apkoOverlay?: string;
             gracePeriod?: boolean;
+            syncApks?: unknown;
         };
         "chainguard.platform.registry.v2beta1.Tag": {
             readonly uid?: string;

@@ -116,6 +116,28 @@ describe('the OpenAPI document of the v2 REST surface', () => {
     );
   });
 
+  it('describes every field the mappings know, where the protos do not name it yet too (nested ones in their message)', () => {
+    const doc = openApiDocument(loadMappings(), 'test');
+    const schema = (name: string) => doc.components.schemas[name] as { properties: Record<string, { $ref?: string; allOf?: { $ref: string }[] }> };
+    const missing: string[] = [];
+    for (const r of loadMappings()) {
+      const get = (
+        doc.paths[`${r.prefix}/${r.segment}/{uid}`]?.get as { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } | undefined
+      )?.responses['200']?.content['application/json']?.schema.$ref;
+      const resource = schema(String(get).split('/').at(-1) as string);
+      for (const f of r.mapping.fields.filter((x) => !x.v2.includes('.'))) {
+        const property = resource.properties[f.v2];
+        if (!property) missing.push(`${r.mapping.resource}.${f.v2}`);
+        const nested = property?.$ref ?? property?.allOf?.[0]?.$ref;
+        if (nested && f.fields)
+          for (const inner of f.fields)
+            if (!schema(nested.split('/').at(-1) as string).properties[inner.v2]) missing.push(`${r.mapping.resource}.${f.v2}.${inner.v2}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(schema('chainguard.platform.iam.v2beta1.GroupInvite').properties.role).toMatchObject({ type: 'object', readOnly: true });
+  });
+
   it('gives each operation the statuses it can answer, each an AIP-193 error but its 200', () => {
     const doc = openApiDocument(loadMappings(), 'test');
     const statuses = (path: string, method: string) => Object.keys((doc.paths[path]?.[method] as { responses?: object } | undefined)?.responses ?? {});
