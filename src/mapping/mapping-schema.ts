@@ -102,6 +102,8 @@ export const MappingSchema = z.strictObject({
      */
     rootShared: z.array(z.string()).default([]),
   }),
+  /** fields of the resource's proto the service has reserved: neither taken nor answered, so not described */
+  reserved: z.array(fieldName).default([]),
   /** groups of v2 paths of which a record holds at most one (proto oneofs): a PATCH setting one clears the others */
   oneofs: z.array(z.array(fieldName).min(2)).default([]),
   /**

@@ -85,12 +85,14 @@ class Schemas {
 
   /**
    * Marks the resource's fields the mapping says a client never sets (`readOnly`: the server fills
-   * them) or never sees (`writeOnly`): a field is either when every mapped part of it is.
+   * them) or never sees (`writeOnly`): a field is either when every mapped part of it is. The
+   * service's reserved fields are left out.
    */
-  mark(message: DescMessage, fields: readonly FieldRule[]): void {
+  mark(message: DescMessage, fields: readonly FieldRule[], reserved: readonly string[]): void {
     const properties = this.all[message.typeName]?.properties as Record<string, Schema> | undefined;
     if (!properties) return;
     this.describeUnknown(properties, fields);
+    for (const name of reserved) delete properties[name];
     const byTop = new Map<string, (typeof fields)[number][]>();
     for (const f of fields) {
       const top = f.v2.split('.')[0] as string;
@@ -324,7 +326,7 @@ export function openApiDocument(resources: readonly CompiledResource[], version:
     const resource = method('Get')?.output;
     if (!resource) continue;
     schemas.of(resource);
-    schemas.mark(resource, r.mapping.fields);
+    schemas.mark(resource, r.mapping.fields, r.mapping.reserved);
     const noun = nounOf(name);
     const update = { required: true, content: { 'application/json': { schema: schemas.of(resource) } } };
     const list = method('List');

@@ -473,7 +473,6 @@ export interface components {
             readonly email?: string;
             readonly emailUnverified?: string;
             company?: string;
-            providers?: string[];
             /** Format: date-time */
             readonly lastSeenTime?: string;
             /** Format: date-time */
