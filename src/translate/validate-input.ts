@@ -30,10 +30,12 @@ function isEmpty(v: unknown): boolean {
 
 /**
  * The violations of a create body (keys already normalized) against the resource's writable fields: required, type, pattern
- * and enum checks. Returns every violation (v2 names every failed field), never throws.
+ * and enum checks. Returns every violation (v2 names every failed field), or only the fields of the
+ * wrong type when there are any; never throws.
  */
 export function validateInput(body: Json, resource: CompiledResource): FieldViolation[] {
   const violations: FieldViolation[] = [];
+  const mistyped: FieldViolation[] = [];
   for (const [name, c] of resource.rules.inByV2) {
     const { rule } = c;
     const v = body[name];
@@ -45,7 +47,7 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
     }
     const type = rule.type ? TYPES[rule.type] : undefined;
     if (type && !type[0](v)) {
-      violations.push({ field: name, description: `${name} ${type[1]}` });
+      mistyped.push({ field: name, description: `${name} ${type[1]}` });
       continue;
     }
     if (c.children && isObject(v)) violations.push(...nestedRequired(name, v, c.children));
@@ -63,8 +65,10 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
     }
   }
   violations.push(...oneOfViolations(body, resource.mapping.requiredOneOf));
-  violations.push(...mistypedReadOnly(body, resource.rules));
-  return violations;
+  mistyped.push(...mistypedReadOnly(body, resource.rules));
+  // a body with a field of the wrong type cannot be read as the resource at all (as the service's
+  // gateway reads it): that alone is said, not what its other fields lack
+  return mistyped.length > 0 ? mistyped : violations;
 }
 
 /**

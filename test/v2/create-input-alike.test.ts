@@ -44,4 +44,10 @@ describe('create bodies: required nested fields and mistyped read-only ones, the
     expect(fieldsOf(proxied)).toEqual([400, 3, ['createTime']]);
     expect(fieldsOf(native)).toEqual(fieldsOf(proxied));
   });
+
+  it('a body with a field of the wrong type is refused for that alone, not also for what it lacks', async () => {
+    const [proxied, native] = await both(`/iam/v2beta1/groups/${A}`, { description: 12 });
+    expect(fieldsOf(proxied)).toEqual([400, 3, ['description']]);
+    expect(fieldsOf(native)).toEqual(fieldsOf(proxied));
+  });
 });
