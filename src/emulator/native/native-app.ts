@@ -46,6 +46,9 @@ function toApiError(err: unknown): ApiError {
     if (err.code === GrpcCode.FAILED_PRECONDITION && err.message.startsWith('cannot delete')) {
       return preconditionFailed({ type: 'RESOURCE_NOT_EMPTY', description: err.message });
     }
+    // the shared collection code names a field it cannot read: v2 names it in a BadRequest
+    const unread = err.code === GrpcCode.INVALID_ARGUMENT ? /^invalid value for .*field ([\w.]+)/.exec(err.message)?.[1] : undefined;
+    if (unread) return invalidFields([{ field: unread, description: err.message }]);
     return new ApiError(err.code, err.message);
   }
   const e = err as { statusCode?: number; code?: string; message?: string };

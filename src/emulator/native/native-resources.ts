@@ -378,7 +378,7 @@ export const NATIVE_RESOURCES: readonly NativeResource[] = [
     writable: ['name', 'description', ...RELATIONSHIPS],
     oneofs: [RELATIONSHIPS],
     validate: identityViolations,
-    sortable: ['uid', 'name', ...TIMES],
+    sortable: ['uid', 'name', ...TIMES, 'lastSeenTime'],
     defaultOrder: 'uid',
     named: true,
     filter: (_i: IdentityRecord, view, q) => {
