@@ -1,5 +1,4 @@
-import { methodsServed } from '../mapping/path-methods.js';
-import { apiError } from '../errors/error-registry.js';
+import { wrongMethod } from '../mapping/path-methods.js';
 import { requireUid } from '../errors/require-uid.js';
 import type { Json } from '../json/json-path.js';
 import type { JsonText } from '../json/json-text.js';
@@ -33,10 +32,7 @@ const OPERATIONS: Record<Operation, Translate> = {
  */
 export function translateExchange(ctx: OperationContext, ex: Exchange): Promise<Json | JsonText> {
   const { v2 } = ex.resource.mapping;
-  if (!v2.operations.includes(ex.operation)) {
-    const reason = v2.unsupported[ex.operation];
-    const allow = methodsServed(v2, ex.operation === 'list' || ex.input.uid === '' ? 'collection' : 'item');
-    throw reason ? apiError('METHOD_UNSUPPORTED', { reason }, { allow }) : apiError('METHOD_NOT_ALLOWED', ex.named, { allow });
-  }
+  if (!v2.operations.includes(ex.operation))
+    throw wrongMethod(v2, ex.operation, ex.named, ex.operation === 'list' || ex.input.uid === '' ? 'collection' : 'item');
   return OPERATIONS[ex.operation](ctx, ex);
 }

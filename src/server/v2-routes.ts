@@ -11,8 +11,7 @@ import { JsonText, jsonTextOf } from '../json/json-text.js';
 import { receivedText } from '../json/received-text.js';
 import { pageTokenParam } from '../list/page-params.js';
 import type { RawQuery } from '../list/query-params.js';
-import type { CompiledResource } from '../mapping/compiled-resource.js';
-import { methodsServed, type PathKind } from '../mapping/path-methods.js';
+import { wrongMethod } from '../mapping/path-methods.js';
 import type { RouteTable } from '../mapping/route-table.js';
 import type { Operation } from '../rollout/rollout-config.js';
 import { answerBody } from '../shadow/answer-body.js';
@@ -36,16 +35,6 @@ function pageTokenOf(query: RawQuery): string | undefined {
   const token = pageTokenParam(query);
   if (typeof token === 'object') throw invalidFields([token]);
   return token === '' ? undefined : token;
-}
-
-/** A method the path does not serve: the gateway's 501, with the methods it does serve (Allow). */
-function wrongMethod(req: FastifyRequest, resource: CompiledResource, kind: PathKind): ApiError {
-  const op = OPERATION_OF[req.method];
-  const reason = op ? resource.mapping.v2.unsupported[op] : undefined;
-  const allow = methodsServed(resource.mapping.v2, kind);
-  return reason
-    ? apiError('METHOD_UNSUPPORTED', { reason }, { allow })
-    : apiError('METHOD_NOT_ALLOWED', { method: req.method, path: req.url.split('?', 1)[0] as string }, { allow });
 }
 
 /** The REST door's native side: the request forwarded as received, the answer back byte for byte. */
@@ -108,20 +97,20 @@ export function registerV2Routes(
       throw apiError('VERB_NOT_SERVED', { resource: resource.mapping.resource, verb: route.verb });
     }
     const uid = route.kind === 'item' ? route.uid : '';
+    const path = req.url.split('?', 1)[0] as string;
     let operation: Operation | undefined;
     if (route.kind === 'collection') {
       // a create without a parent is a create all the same: refused naming the parent where there is no root
       operation = req.method === 'GET' ? 'list' : req.method === 'POST' ? 'create' : undefined;
-      if (operation === undefined) throw wrongMethod(req, resource, 'collection');
+      if (operation === undefined) throw wrongMethod(resource.mapping.v2, OPERATION_OF[req.method], { method: req.method, path }, 'collection');
     } else if (uid === '') {
       if (req.method !== 'POST' || !resource.mapping.rootParent) throw noRoute(req);
       operation = 'create';
     } else {
       operation = OPERATION_OF[req.method];
-      if (operation === undefined) throw wrongMethod(req, resource, 'item');
+      if (operation === undefined) throw wrongMethod(resource.mapping.v2, undefined, { method: req.method, path }, 'item');
     }
     const query = req.query as RawQuery;
-    const path = req.url.split('?', 1)[0] as string;
     return {
       protocol: 'rest',
       call,
