@@ -120,8 +120,8 @@ class Schemas {
       if (f.v2.includes('.')) continue;
       const property = properties[f.v2];
       if (!property) properties[f.v2] = ruleSchema(f);
-      else if (f.fields && typeof property.$ref === 'string') {
-        const nested = this.all[property.$ref.split('/').at(-1) as string]?.properties as Record<string, Schema> | undefined;
+      else if (f.fields) {
+        const nested = this.propertiesOf(property);
         if (nested) this.describeUnknown(nested, f.fields);
       }
     }
@@ -129,12 +129,32 @@ class Schemas {
 
   /** The message's schema, narrowed to what a create must give (an update's body requires nothing). */
   required(message: DescMessage, fields: readonly FieldRule[]): Schema {
-    return withRequired(this.of(message), fields, (schema, name) => {
-      const component = typeof schema.$ref === 'string' ? this.all[schema.$ref.split('/').at(-1) as string] : schema;
-      const property = (component?.properties as Record<string, Schema> | undefined)?.[name];
+    return this.withRequired(this.of(message), fields);
+  }
+
+  /**
+   * `schema` with `required` beside it, from the mapping's required fields; a nested object's under
+   * its own property.
+   */
+  private withRequired(schema: Schema, fields: readonly FieldRule[]): Schema {
+    const required = fields.filter((f) => f.required && !f.output).map((f) => f.v2);
+    const properties: Record<string, Schema> = {};
+    for (const f of fields) {
+      const inner = f.fields ? this.propertiesOf(schema)?.[f.v2] : undefined;
+      if (!inner || !f.fields) continue;
       // a marked property wraps its reference: `{allOf: [{$ref}], readOnly}`
-      return (property?.allOf as Schema[] | undefined)?.[0] ?? property;
-    });
+      const target = (inner.allOf as Schema[] | undefined)?.[0] ?? inner;
+      const narrowed = this.withRequired(target, f.fields);
+      if (narrowed !== target) properties[f.v2] = narrowed;
+    }
+    if (required.length === 0 && Object.keys(properties).length === 0) return schema;
+    return { allOf: [schema], ...(required.length > 0 ? { required } : {}), ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+  }
+
+  /** The properties of a schema, or of the component it refers to. */
+  private propertiesOf(schema: Schema): Record<string, Schema> | undefined {
+    const component = typeof schema.$ref === 'string' ? this.all[schema.$ref.split('/').at(-1) as string] : schema;
+    return component?.properties as Record<string, Schema> | undefined;
   }
 
   private single(
@@ -269,23 +289,6 @@ function nounOf(collection: string): { singular: string; plural: string; one: st
   const plural = collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
   const singular = plural.endsWith('ies') ? `${plural.slice(0, -3)}y` : plural.replace(/s$/, '');
   return { singular, plural, one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}` };
-}
-
-/**
- * What a create must be given, from the mapping's required fields: `required` beside the schema it
- * narrows, a nested object's under its own property (`propertyOf` finds a property's schema).
- */
-function withRequired(schema: Schema, fields: readonly FieldRule[], propertyOf: (schema: Schema, name: string) => Schema | undefined): Schema {
-  const required = fields.filter((f) => f.required && !f.output).map((f) => f.v2);
-  const properties: Record<string, Schema> = {};
-  for (const f of fields) {
-    const inner = f.fields ? propertyOf(schema, f.v2) : undefined;
-    if (!inner || !f.fields) continue;
-    const narrowed = withRequired(inner, f.fields, propertyOf);
-    if (narrowed !== inner) properties[f.v2] = narrowed;
-  }
-  if (required.length === 0 && Object.keys(properties).length === 0) return schema;
-  return { allOf: [schema], ...(required.length > 0 ? { required } : {}), ...(Object.keys(properties).length > 0 ? { properties } : {}) };
 }
 
 /** The created resource's uid leads to its Get, Update and Delete. */
