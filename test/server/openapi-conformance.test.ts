@@ -27,16 +27,8 @@ describe('the REST surface conforms to its OpenAPI document (property-based, see
         const doc = (await call(proxy.url, 'GET', '/openapi.json')).body as OpenApi;
         // translated answers are made from the same protos: no field beyond them; a native backend may be newer
         const checker = new AnswerChecker(doc, { closed: side === 'translation' });
-        const pool = new UidPool();
         const operations = operationsOf(doc);
-        for (const o of operations.filter((x) => x.kind === 'list')) {
-          const listed = await call(proxy.url, 'GET', `${o.template}?page_size=200`, { token: TOKEN });
-          const items = Object.values(listed.body as object).find(Array.isArray) as { uid: string }[];
-          pool.seed(
-            o.resource,
-            items.map((i) => i.uid),
-          );
-        }
+        const pool = await UidPool.listed(proxy.url, TOKEN, operations);
         const seeded = new Set(operations.filter((o) => pool.pick(o.resource, 0, false) !== undefined).map((o) => o.resource));
         const failures: string[] = [];
         const stateful = { retrieved: 0, gone: 0 };

@@ -46,14 +46,7 @@ describe('the same bad input gets the same answer from translation and from the 
     const doc = (await call(sides.translation.url, 'GET', '/openapi.json')).body as OpenApi;
     const operations = operationsOf(doc);
     // both sides read one store: uids listed once serve both
-    const pool = new UidPool();
-    for (const o of operations.filter((x) => x.kind === 'list')) {
-      const listed = await call(sides.translation.url, 'GET', `${o.template}?page_size=200`, { token: TOKEN });
-      pool.seed(
-        o.resource,
-        (Object.values(listed.body as object).find(Array.isArray) as { uid: string }[]).map((i) => i.uid),
-      );
-    }
+    const pool = await UidPool.listed(sides.translation.url, TOKEN, operations);
     const differences: string[] = [];
     const explainedBy: Record<string, number> = {};
     let compared = 0;

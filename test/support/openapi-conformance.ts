@@ -66,6 +66,20 @@ export class UidPool {
   private readonly seeded = new Map<string, string[]>();
   private readonly created = new Map<string, string[]>();
 
+  /** A pool seeded with what each List of the document answers `token` on `baseUrl` (one page of 200). */
+  static async listed(baseUrl: string, token: string, operations: readonly Operation[]): Promise<UidPool> {
+    const pool = new UidPool();
+    for (const o of operations.filter((x) => x.kind === 'list')) {
+      const listed = await send(baseUrl, token, { operation: o.op.operationId, method: 'GET', path: o.template, query: [['page_size', '200']] });
+      const items = Object.values(listed.body as object).find(Array.isArray) as { uid: string }[];
+      pool.seed(
+        o.resource,
+        items.map((i) => i.uid),
+      );
+    }
+    return pool;
+  }
+
   seed(resource: string, uids: readonly string[]): void {
     this.seeded.set(resource, [...uids]);
   }

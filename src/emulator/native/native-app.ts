@@ -4,7 +4,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { GrpcCode } from '../../errors/grpc-codes.js';
 import { renderError } from '../../errors/render-error.js';
 import { isUidp } from '../../uidp/uidp.js';
-import { Body, isPlainObject } from '../body.js';
+import { isPlainObject } from '../body.js';
 import { bodyTypeViolation } from './native-services.js';
 import { type Ctx, insertRecord, isVisible, matchesExact, matchesUidp, removeRecord, replaceRecord } from '../collection.js';
 import type { FaultRules } from '../fault-rules.js';
@@ -32,6 +32,12 @@ export interface NativeAppOptions {
 }
 
 const invalid = (field: string, description: string) => invalidFields([{ field, description }]);
+
+/** A request body that must be a JSON object, refused naming `body` when it is not. */
+function objectBody(value: unknown): Json {
+  if (!isPlainObject(value)) throw invalid('body', 'the body must be a JSON object');
+  return value;
+}
 
 function requireUid(value: string, field: string): string {
   if (!isUidp(value)) throw invalid(field, 'must be a uid (40 hex characters, then /16 hex per level)');
@@ -165,8 +171,7 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       // permission on the parent first, then what the body says, then whether the parent exists
       if (parent !== '' && !ctx.access.can(`${cap}.create`, parent))
         throw new ApiError(GrpcCode.PERMISSION_DENIED, `the caller may not create ${r.plural} under ${parent}`);
-      if (!isPlainObject(req.body ?? {})) throw invalid('body', 'the body must be a JSON object');
-      const body = Body.of(req.body ?? {}).json;
+      const body = objectBody(req.body ?? {});
       const mistyped = bodyTypeViolation(r.plural, body);
       if (mistyped) throw invalidFields([mistyped]);
       const violations = r.validate?.(body, ctx) ?? [];
@@ -187,11 +192,11 @@ function addResource(table: MethodTable, r: NativeResource, caller: NativeAppOpt
       const ctx = await caller(req.headers.authorization);
       const uid = requireUid(uidOf(req), 'uid');
       const current = existing(ctx, uid, `${cap}.update`);
-      if (!isPlainObject(req.body)) throw invalid('body', 'the body must be a JSON object');
-      const mistyped = bodyTypeViolation(r.plural, req.body);
+      const body = objectBody(req.body);
+      const mistyped = bodyTypeViolation(r.plural, body);
       if (mistyped) throw invalidFields([mistyped]);
       const q = new Query(req.query as Record<string, string | string[]>);
-      const merged = applyNativeMask(r.view(current, ctx), req.body, q.all('update_mask').join(','), r);
+      const merged = applyNativeMask(r.view(current, ctx), body, q.all('update_mask').join(','), r);
       const violations = r.validate?.(merged, ctx) ?? [];
       if (violations.length > 0) throw invalidFields(violations);
       const record = replace(toRecordBody(merged, ctx), current, ctx);

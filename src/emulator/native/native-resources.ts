@@ -47,9 +47,8 @@ function oidcViolations(oidc: unknown): FieldViolation[] {
 }
 
 function named(v2: Json): FieldViolation[] {
-  // a missing name fails the name's rule, as the service says of an empty create
-  if (typeof v2.name !== 'string' || v2.name === '') return [{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }];
-  return NAME_PATTERN.test(v2.name) ? [] : [{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }];
+  // a missing name fails the name's rule too, as the service says of an empty create
+  return typeof v2.name === 'string' && NAME_PATTERN.test(v2.name) ? [] : [{ field: 'name', description: 'must match the pattern ^[a-z0-9 ._-]{1,}$' }];
 }
 
 function times(ctx: Ctx, name: Parameters<typeof timesOf>[1], key: string): Json {
