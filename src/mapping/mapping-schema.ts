@@ -16,6 +16,7 @@ export interface FieldRuleInput {
   required?: boolean | undefined;
   rule?: 'name' | 'description' | 'uid' | undefined;
   meta?: 'created' | 'updated' | undefined;
+  values?: string[] | undefined;
 }
 
 /** One field: its v2 and v1 names, how its value converts, and what a client may do with it. */
@@ -42,6 +43,8 @@ export const FieldRuleSchema: z.ZodType<FieldRuleInput> = z.lazy(() =>
     rule: z.enum(['name', 'description', 'uid']).optional(),
     /** a time v1 does not keep: supplied by the proxy's side store (src/meta) */
     meta: z.enum(['created', 'updated']).optional(),
+    /** the names a string field takes where the protos do not say (an enum of a later version): what the OpenAPI document lists */
+    values: z.array(z.string().min(1)).min(1).optional(),
   }),
 );
 

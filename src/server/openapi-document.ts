@@ -61,6 +61,7 @@ const RULE_TYPES: Record<NonNullable<FieldRule['type']>, Schema> = {
 /** A field the mapping knows and the proto does not, described from its rule. */
 function ruleSchema(rule: FieldRule): Schema {
   if (rule.fields) return { type: 'object', properties: Object.fromEntries(rule.fields.map((f) => [f.v2, ruleSchema(f)])) };
+  if (rule.values) return { type: 'string', enum: rule.values };
   return rule.type ? RULE_TYPES[rule.type] : {};
 }
 

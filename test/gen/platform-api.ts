@@ -446,8 +446,10 @@ export interface components {
             readonly createTime?: string;
             /** Format: date-time */
             readonly updateTime?: string;
-            kind?: string;
-            readonly status?: string;
+            /** @enum {string} */
+            kind?: "ORG_KIND_UNSPECIFIED" | "ORG_KIND_STARTER" | "ORG_KIND_CUSTOMER" | "ORG_KIND_DEV" | "ORG_KIND_INFRA" | "ORG_KIND_AWS_MARKETPLACE";
+            /** @enum {string} */
+            readonly status?: "ORG_STATUS_UNSPECIFIED" | "ORG_STATUS_INITIALIZING" | "ORG_STATUS_READY" | "ORG_STATUS_SUSPENDED";
         };
         "chainguard.platform.iam.v2beta1.GroupInvite": {
             readonly uid?: string;
@@ -532,7 +534,8 @@ export interface components {
             clientSecret?: string;
             additionalScopes?: string[];
             groupsClaim?: string;
-            correlationRule?: string;
+            /** @enum {string} */
+            correlationRule?: "CORRELATION_RULE_UNSPECIFIED" | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
             pkceEnabled?: boolean;
         };
         "chainguard.platform.iam.v2beta1.ListAccountAssociationsResponse": {
