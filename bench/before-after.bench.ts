@@ -1,11 +1,11 @@
 // This checkout's v2proxy against another build of it, in one run: BENCH_BEFORE names a checkout of
 // the code before a change (`git worktree add /tmp/before <commit>` with this checkout's node_modules
-// linked into it), built here as this one is by `npm run bench`. Each build runs as its own process on one v1 emulator, twice: plain, and with the
-// fleet's parts on (Redis, a native backend named, and a progressive route on the identity Get, so
-// every request is decided by the rollout and counted for its analysis). CPU per request of each
-// process from /proc, in interleaved blocks (before, now, before, now, …), 4 at a time, and the p50
-// of the same calls: what a change to the request path costs, side by side, whatever the machine
-// does meanwhile.
+// linked into it), built here as this one is by `npm run bench`. Each build runs as its own process
+// on one v1 emulator, twice: plain, and with the fleet's parts on (Redis, a native backend named,
+// and a progressive route on the identity Get, so every request is decided by the rollout and
+// counted for its analysis). CPU per request of each process from /proc, in interleaved blocks
+// (before, now, before, now, …), 4 at a time, and the p50 of the same calls: what a change to the
+// request path costs, side by side, whatever the machine does meanwhile.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
