@@ -68,8 +68,8 @@ function ruleSchema(rule: FieldRule): Schema {
 /** Component schemas of messages, each written once, named by their full proto name. */
 class Schemas {
   readonly all: Record<string, Schema> = {};
-  /** enum values the proxy shows and takes beyond the proto's (a later version names them), by enum */
-  constructor(private readonly extraValues: ReadonlyMap<string, readonly string[]>) {}
+  /** by enum, the values the service takes where they are not the proto's (a later version adds some) */
+  constructor(private readonly takenValues: ReadonlyMap<string, readonly string[]>) {}
 
   of(message: DescMessage): Schema {
     const known = WELL_KNOWN[message.typeName];
@@ -162,8 +162,7 @@ class Schemas {
     kind: 'scalar' | 'enum' | 'message',
     f: { scalar?: ScalarType | undefined; enum?: DescField['enum']; message?: DescMessage | undefined },
   ): Schema {
-    if (kind === 'enum' && f.enum)
-      return { type: 'string', enum: [...new Set([...f.enum.values.map((v) => v.name), ...(this.extraValues.get(f.enum.typeName) ?? [])])] };
+    if (kind === 'enum' && f.enum) return { type: 'string', enum: [...(this.takenValues.get(f.enum.typeName) ?? f.enum.values.map((v) => v.name))] };
     if (kind === 'message' && f.message) return this.of(f.message);
     return SCALARS[f.scalar as ScalarType] ?? {};
   }
@@ -312,7 +311,7 @@ function withLinks(out: Record<string, unknown>, name: string, ops: readonly str
  * twin (bodies and answers as proto JSON), so it cannot drift from either. Pure.
  */
 export function openApiDocument(resources: readonly CompiledResource[], version: string): OpenApiDocument {
-  // the capability names the mappings know: v1 answers them, so the proxy shows and takes them
+  // exactly the capabilities the mappings can name in v1: the proxy refuses the rest, as v1 would
   const capabilityNames = [...(resources[0]?.capabilities.toV1.keys() ?? [])];
   const schemas = new Schemas(new Map([[CapabilitySchema.typeName, capabilityNames]]));
   const paths: Record<string, Record<string, Schema>> = {};
