@@ -45,7 +45,7 @@ export async function updateResource(ctx: OperationContext, uid: string, rawBody
   const { fields } = parsed;
   // the body is checked as on create, for the fields this PATCH changes
   const heads = new Set(fields.map((f) => f.path[0] as string));
-  const violations = validateInput(normalizeKeys(rawBody), ctx.resource).filter((v) => heads.has(v.field));
+  const violations = validateInput(normalizeKeys(rawBody), ctx.resource, heads);
   if (violations.length > 0) throw invalidFields(violations);
 
   return ctx.locks.run(

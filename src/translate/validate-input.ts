@@ -1,5 +1,5 @@
 import type { FieldViolation } from '../errors/api-error.js';
-import type { CompiledResource, CompiledRules } from '../mapping/compiled-resource.js';
+import type { CompiledResource, CompiledRule, CompiledRules } from '../mapping/compiled-resource.js';
 import type { FieldRule } from '../mapping/mapping-schema.js';
 import { enumToV1 } from './convert-enum.js';
 import { type Json, camelCase, getPath, isObject } from '../json/json-path.js';
@@ -31,12 +31,14 @@ function isEmpty(v: unknown): boolean {
 /**
  * The violations of a create body (keys already normalized) against the resource's writable fields: required, type, pattern
  * and enum checks. Returns every violation (v2 names every failed field), or only the fields of the
- * wrong type when there are any; never throws.
+ * wrong type when there are any; never throws. An update gives the fields it `changing`: only they
+ * are checked.
  */
-export function validateInput(body: Json, resource: CompiledResource): FieldViolation[] {
+export function validateInput(body: Json, resource: CompiledResource, changing?: ReadonlySet<string>): FieldViolation[] {
   const violations: FieldViolation[] = [];
   const mistyped: FieldViolation[] = [];
   for (const [name, c] of resource.rules.inByV2) {
+    if (changing && !changing.has(name)) continue;
     const { rule } = c;
     const v = body[name];
     const ruleText = rule.rule ? RULES[rule.rule] : undefined;
@@ -50,7 +52,13 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
       mistyped.push({ field: name, description: `${name} ${type[1]}` });
       continue;
     }
-    if (c.children && isObject(v)) violations.push(...nestedRequired(name, v, c.children));
+    const unnamed = outsideValues(name, v, c);
+    if (unnamed.length > 0) {
+      mistyped.push(...unnamed);
+      continue;
+    }
+    // a PATCH may change one part of an object field (its mask `oidc.clientSecret`)
+    if (c.children && isObject(v) && !changing) violations.push(...nestedRequired(name, v, c.children));
     if (ruleText && typeof v === 'string' && !ruleText.pattern.test(v)) {
       violations.push({ field: name, description: `${name} ${ruleText.text}` });
       continue;
@@ -64,8 +72,9 @@ export function validateInput(body: Json, resource: CompiledResource): FieldViol
       }
     }
   }
-  violations.push(...oneOfViolations(body, resource.mapping.requiredOneOf));
-  mistyped.push(...mistypedReadOnly(body, resource.rules));
+  const changed = (v: FieldViolation) => !changing || changing.has(v.field);
+  violations.push(...oneOfViolations(body, resource.mapping.requiredOneOf).filter(changed));
+  mistyped.push(...mistypedReadOnly(body, resource.rules).filter(changed));
   // a body with a field of the wrong type cannot be read as the resource at all (as the service's
   // gateway reads it): that alone is said, not what its other fields lack
   return mistyped.length > 0 ? mistyped : violations;
@@ -84,6 +93,18 @@ function mistypedReadOnly(body: Json, rules: CompiledRules): FieldViolation[] {
     if (!fits(body[name])) out.push({ field: name, description: `${name} ${text}` });
   }
   return out;
+}
+
+/**
+ * A string field the mapping gives its names (`values`: an enum a later proto names) holding none of
+ * them, nested ones too: the service's reader cannot read it, and names the field as it is keyed.
+ */
+function outsideValues(key: string, v: Json[string], c: CompiledRule): FieldViolation[] {
+  const { values } = c.rule;
+  if (values && typeof v === 'string' && !values.includes(v))
+    return [{ field: key, description: `invalid value for enum field ${key}: ${JSON.stringify(v)}` }];
+  if (!c.children || !isObject(v)) return [];
+  return [...c.children.inByV2].flatMap(([child, cc]) => (isEmpty(v[child]) ? [] : outsideValues(child, v[child], cc)));
 }
 
 /** The required fields of an object field that is there (an identity provider's OIDC issuer and client id), named by their dotted path. */

@@ -274,12 +274,10 @@ export async function send(baseUrl: string, token: string, r: CaseRequest): Prom
 export class AnswerChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   private readonly compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
-  /** closed: an object may hold no property its schema does not name (what translation answers is made from these protos) */
-  constructor(doc: OpenApi, opts: { closed: boolean }) {
+  // closed: an answer may hold no property its schema does not name, so every field answered is described
+  constructor(doc: OpenApi) {
     addFormats.default(this.ajv);
-    const schemas = opts.closed
-      ? Object.fromEntries(Object.entries(doc.components.schemas).map(([k, v]) => [k, v.properties ? { ...v, additionalProperties: false } : v]))
-      : doc.components.schemas;
+    const schemas = Object.fromEntries(Object.entries(doc.components.schemas).map(([k, v]) => [k, v.properties ? { ...v, additionalProperties: false } : v]));
     this.ajv.addSchema({ $id: 'openapi', components: { ...doc.components, schemas } }, 'openapi');
   }
 
