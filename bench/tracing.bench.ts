@@ -1,10 +1,11 @@
-// What tracing costs: this checkout's v2proxy twice, each in its own process on one v1 emulator:
-// tracing off (no OTLP endpoint, no SDK loaded), and tracing on at a sampling ratio of 1.0 (every
-// request: a server span and a client span per v1 attempt, batch-exported over OTLP/HTTP to a
-// collector that takes and drops them). CPU per call of each process from /proc in interleaved
-// blocks (off, on, on, off, …), 4 calls at a time, and the p50 of the same calls, for the translated
-// Get and the gRPC Get; the spans the collector got are counted, so a run that exported nothing
-// cannot pass for a cheap one.
+// What tracing costs a request: this checkout's v2proxy four times, each in its own process on one
+// v1 emulator: tracing off (no OTLP endpoint, no SDK loaded); every request traced (ratio 1.0: a
+// server span and a client span per v1 attempt, batch-exported over OTLP/HTTP protobuf to a
+// collector that takes and drops them); a tenth traced (parentbased_traceidratio 0.1, the
+// production setting the docs recommend); and none (an endpoint set, nothing sampled). CPU per call
+// of each process from /proc in interleaved blocks (the order turned each round), 4 calls at a time,
+// and the p50 of the same calls, for the translated Get and the gRPC Get; the spans the collector
+// got are counted, so a run that exported nothing cannot pass for a cheap one.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -38,14 +39,25 @@ const startProxy = async (env: Record<string, string>) => {
   const p = await start(entry, [], { V1_BASE_URL: v1Url, LOG_LEVEL: 'silent', ...env }, /v2proxy listening on (\S+)/);
   return { pid: p.child.pid as number, url: (p.match as unknown as [string, string])[1], child: p.child };
 };
-const procs = {
+const traced = (sampler: string, ratio: string) => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+  OTEL_TRACES_SAMPLER: sampler,
+  OTEL_TRACES_SAMPLER_ARG: ratio,
+  OTEL_BSP_SCHEDULE_DELAY: '200',
+});
+const MODES = ['off', 'all', 'tenth', 'none'] as const;
+type Mode = (typeof MODES)[number];
+const LABEL: Record<Mode, string> = {
+  off: 'tracing off',
+  all: 'every request (1.0)',
+  tenth: 'a tenth (parent-based 0.1)',
+  none: 'configured, none sampled',
+};
+const procs: Record<Mode, Awaited<ReturnType<typeof startProxy>>> = {
   off: await startProxy({}),
-  on: await startProxy({
-    OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
-    OTEL_TRACES_SAMPLER: 'traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: '1',
-    OTEL_BSP_SCHEDULE_DELAY: '200',
-  }),
+  all: await startProxy(traced('traceidratio', '1')),
+  tenth: await startProxy(traced('parentbased_traceidratio', '0.1')),
+  none: await startProxy(traced('traceidratio', '0')),
 };
 try {
   const ids = (await (await fetch(`${v1Url}/iam/v1/identities?uidp.descendants_of=${org}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
@@ -56,14 +68,14 @@ try {
     { name: 'translated Get', caller: (url) => restCaller(url, `/iam/v2beta1/identities/${uid}`, TOKEN) },
     { name: 'gRPC Get', caller: (url) => grpcCaller(url, uid, TOKEN) },
   ];
-  const sides = figures.map((f) => ({ off: f.caller(procs.off.url), on: f.caller(procs.on.url) }));
-  const cpu = figures.map(() => ({ off: [] as number[], on: [] as number[] }));
-  const p50 = figures.map(() => ({ off: [] as number[], on: [] as number[] }));
-  // the first round warms both processes up and is not counted
+  const sides = figures.map((f) => Object.fromEntries(MODES.map((m) => [m, f.caller(procs[m].url)])) as Record<Mode, Caller>);
+  const cpu = figures.map(() => Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>);
+  const p50 = figures.map(() => Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>);
+  // the first round warms every process up and is not counted
   for (let r = 0; r <= ROUNDS; r += 1) {
     for (const [i] of figures.entries()) {
-      for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        const side = (sides[i] as (typeof sides)[number])[mode];
+      for (const mode of r % 2 === 0 ? MODES : [...MODES].reverse()) {
+        const side = (sides[i] as Record<Mode, Caller>)[mode];
         side.latencies.length = 0;
         const v = await cpuPerCall(procs[mode].pid, REQUESTS, side.call);
         if (r === 0) continue;
@@ -72,25 +84,26 @@ try {
       }
     }
   }
-  console.log(
-    `tracing off against on (every request traced), ${ROUNDS} rounds of interleaved blocks of ${REQUESTS} calls, 4 at a time, each in its own process`,
-  );
+  console.log(`tracing off against on, ${ROUNDS} rounds of interleaved blocks of ${REQUESTS} calls, 4 at a time, each setting in its own process`);
   console.log(`the collector took ${exports} exports (${(exportedBytes / 1e6).toFixed(1)} MB of spans)\n`);
-  console.log('| figure | tracing off | tracing on | on / off (median) | on − off, p50 median (ms) |');
-  console.log('|---|---|---|---|---|');
+  console.log('| figure | tracing | CPU per call (µs) | CPU / off (median) | p50 (ms) | p50 − off (median, ms) |');
+  console.log('|---|---|---|---|---|---|');
   for (const [i, f] of figures.entries()) {
-    const c = cpu[i] as { off: number[]; on: number[] };
-    const p = p50[i] as { off: number[]; on: number[] };
-    const ratios = c.on.map((x, k) => x / (c.off[k] as number));
-    const added = p.on.map((x, k) => x - (p.off[k] as number));
-    console.log(`| ${f.name}: CPU per call (µs) | ${range(c.off, 0)} | ${range(c.on, 0)} | ${range(ratios)} (${median(ratios).toFixed(2)}) | |`);
-    console.log(`| ${f.name}: p50 (ms) | ${range(p.off, 3)} | ${range(p.on, 3)} | | ${range(added, 3)} (${median(added).toFixed(3)}) |`);
+    const c = cpu[i] as Record<Mode, number[]>;
+    const p = p50[i] as Record<Mode, number[]>;
+    for (const mode of MODES) {
+      const ratios = c[mode].map((x, k) => x / (c.off[k] as number));
+      const added = p[mode].map((x, k) => x - (p.off[k] as number));
+      const vsOff = mode === 'off' ? '' : `${range(ratios)} (${median(ratios).toFixed(2)})`;
+      const later = mode === 'off' ? '' : `${range(added, 3)} (${median(added).toFixed(3)})`;
+      console.log(`| ${f.name} | ${LABEL[mode]} | ${range(c[mode], 0)} | ${vsOff} | ${range(p[mode], 3)} | ${later} |`);
+    }
   }
   if (exports === 0) {
     console.log('\nno spans reached the collector: the tracing side did not trace');
     process.exitCode = 1;
   }
 } finally {
-  for (const p of [procs.off, procs.on, emulator]) p.child.kill();
+  for (const p of [...Object.values(procs), emulator]) p.child.kill();
   collector.close();
 }

@@ -42,9 +42,16 @@ export const BENCHES: Bench[] = [
   {
     title: 'Tracing',
     about:
-      'What OpenTelemetry tracing costs: v2proxy with tracing off (no OTLP endpoint, no SDK loaded) against the same build tracing every request (sampling ratio 1.0, batch export over OTLP/HTTP to a collector on loopback), CPU per call and p50 of the translated Get and the gRPC Get, interleaved blocks, each in its own process.',
+      'What OpenTelemetry tracing costs a request: v2proxy with tracing off (no OTLP endpoint, no SDK loaded) against the same build tracing every request (ratio 1.0), a tenth of them (parent-based ratio 0.1, what production should run) and none (configured, nothing sampled), spans exported over OTLP/HTTP protobuf to a collector on loopback: CPU per call and p50 of the translated Get and the gRPC Get, interleaved blocks, each in its own process.',
     file: 'tracing.bench.ts',
     script: 'bench:tracing',
+  },
+  {
+    title: 'Span cost',
+    about:
+      "What one span costs, in isolation: v2proxy's lean tracer and OTLP encoder next to the OpenTelemetry SDK's own tracer, batch processor and OTLP/HTTP exporters, protobuf and JSON, in one process, interleaved rounds: CPU per span to make and end it, and to encode and send it to a collector in another process; and the longest event-loop delay while spans are made and exported under load.",
+    file: 'span-cost.bench.ts',
+    script: 'bench:spans',
   },
   // with BENCH_BEFORE (a checkout of the code before a change): this build against that one
   ...(process.env.BENCH_BEFORE

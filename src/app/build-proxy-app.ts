@@ -108,7 +108,7 @@ export async function buildProxyApp(settings: ResolvedSettings, opts: ProxyAppOp
   const self = { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, startedAt: Date.now() };
   try {
     if (file.reader) parts.add({ name: 'rollout file reader', close: () => file.reader.close() });
-    const { tracing } = parts.add(await openTelemetry(settings, app.log));
+    const { tracing } = parts.add(await openTelemetry(settings, app.log, metrics));
     const stores = parts.add(await openStores(settings, { now, meta: opts.meta, holder: self.id, log: app.log }));
     const backends = parts.add(openBackends(settings, app, metrics, lifecycle));
     const rolloutPart = parts.add(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SAMPLERS } from '../telemetry/start-tracing.js';
+import { OTLP_PROTOCOLS, SAMPLERS } from '../telemetry/start-tracing.js';
 
 const text = z.string().trim();
 const port = () =>
@@ -229,7 +229,7 @@ export const ProxySettingsSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl
     .optional()
     .describe(
-      'OpenTelemetry: the OTLP/HTTP collector traces are exported to (`<it>/v1/traces`), in batches; unset (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset): no tracing, no SDK loaded. OTEL_EXPORTER_OTLP_HEADERS is read by the exporter as the standard says',
+      'OpenTelemetry: the OTLP/HTTP collector traces are exported to (`<it>/v1/traces`), in batches; unset (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset): no tracing, no SDK loaded',
     ),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional().describe('OpenTelemetry: the full URL traces are exported to (wins over OTEL_EXPORTER_OTLP_ENDPOINT)'),
   OTEL_SERVICE_NAME: text.min(1).default('v2proxy').describe("OpenTelemetry: the spans' `service.name`"),
@@ -239,6 +239,20 @@ export const ProxySettingsSchema = z.object({
     .describe(`OpenTelemetry: which requests are traced: ${SAMPLERS.join(', ')} (parentbased: as the client's sampled flag says, when it sends a traceparent)`),
   OTEL_TRACES_SAMPLER_ARG: numberFrom(0, 1).default(1).describe('OpenTelemetry: the share of traces the traceidratio samplers keep, 0 to 1'),
   OTEL_BSP_SCHEDULE_DELAY: wholeNumber(600_000).default(5_000).describe('OpenTelemetry: how long finished spans wait to be exported together, in milliseconds'),
+  OTEL_BSP_MAX_QUEUE_SIZE: wholeNumber(1_000_000)
+    .default(2_048)
+    .describe('OpenTelemetry: finished spans waiting for export at most; beyond that new ones are dropped and counted (v2proxy_trace_spans_dropped_total)'),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: wholeNumber(100_000).default(512).describe('OpenTelemetry: spans per export request'),
+  OTEL_BSP_EXPORT_TIMEOUT: wholeNumber(600_000)
+    .default(30_000)
+    .describe('OpenTelemetry: how long one export may take, in milliseconds; a batch not taken by then is dropped'),
+  OTEL_EXPORTER_OTLP_HEADERS: text
+    .optional()
+    .describe("OpenTelemetry: headers sent with every export, `key=value` pairs split by commas, values URL-encoded (a collector's API key); never printed"),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(OTLP_PROTOCOLS, { error: `must be one of ${OTLP_PROTOCOLS.join(', ')} (OTLP over gRPC is not offered)` })
+    .default('http/protobuf')
+    .describe('OpenTelemetry: how spans are encoded for the collector: http/protobuf (smaller, cheaper) or http/json'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',

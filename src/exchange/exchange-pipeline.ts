@@ -18,7 +18,7 @@ import type { ComparedAnswer } from '../shadow/compare-answers.js';
 import { QuietGate } from '../shadow/quiet-gate.js';
 import type { ShadowRunner } from '../shadow/shadow-runner.js';
 import { ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, type TracedRequest } from '../telemetry/traced-request.js';
-import type { Tracing } from '../telemetry/tracing.js';
+import { traceIdOf, type Tracing } from '../telemetry/tracing.js';
 import type { LifeSignal } from '../upstream/request-life.js';
 import type { V1Client } from '../upstream/v1-client.js';
 import type { Door, Rendered, Served } from './door.js';
@@ -48,11 +48,13 @@ export interface PipelineDeps {
   gate?: QuietGate | undefined;
 }
 
-/** The route an exchange took, as a template (`/iam/v2beta1/groups/{uid}`): its server span's `http.route`. */
+/**
+ * The route an exchange took, as the OpenAPI document's path template names it (`/iam/v2beta1/groups/{uid}`,
+ * a create under a parent too): its server span's `http.route`.
+ */
 function routeOf(ex: Exchange): string {
   const base = `${ex.resource.prefix}/${ex.resource.segment}`;
-  if (ex.operation === 'list') return base;
-  if (ex.operation === 'create') return ex.input.uid === '' ? base : `${base}/{parent}`;
+  if (ex.operation === 'list' || (ex.operation === 'create' && ex.input.uid === '')) return base;
   return `${base}/{uid}`;
 }
 
@@ -106,6 +108,7 @@ export class ExchangePipeline {
     call.resource = ex.resource.mapping.resource;
     call.operation = ex.operation;
     if (ex.operation === 'get' || ex.operation === 'list') call.readUrl = once(ex.restUrl);
+    call.clientTraceId = traceIdOf(ex.origin.trace);
     const traced = this.deps.tracing ? serverSpan(this.deps.tracing, ex) : undefined;
     if (traced) {
       ex.origin.spans = traced;

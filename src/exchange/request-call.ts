@@ -52,6 +52,8 @@ export class RequestCall {
   readUrl: (() => string) | undefined = undefined;
   /** its server span, when traced */
   traced: TracedRequest | undefined = undefined;
+  /** the trace id of the client's valid `traceparent`: what its log line names when it is not traced here */
+  clientTraceId: string | undefined = undefined;
   /** a side (v1, the translation, the native backend) was asked: a request refused before is nobody's */
   reached = false;
   /** stopped before its answer (the client left, its deadline passed, the drain): the first stop says */

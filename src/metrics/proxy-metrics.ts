@@ -53,6 +53,18 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly traceSpans = new Counter({
+    name: 'v2proxy_trace_spans_exported_total',
+    help: 'spans the OTLP collector took',
+    registers: [this.registry],
+  });
+  readonly traceSpansDropped = new Counter({
+    name: 'v2proxy_trace_spans_dropped_total',
+    help: 'spans that never reached the OTLP collector, by reason (queue_full: export fell behind; export_failed: the collector was down, slow or refused the batch)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly shadow = new Counter({
     name: 'v2proxy_shadow_total',
     help: 'shadow reads, by resource, operation and outcome (match, differ, error, skipped)',

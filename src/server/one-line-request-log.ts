@@ -51,11 +51,11 @@ export class OneLineRequestLog {
       );
       return;
     }
-    this.stream?.write(this.lineOf(call.requestId, source, call.outcome, responseTime));
+    this.stream?.write(this.lineOf(call, source, responseTime));
   };
 
   /** The line pino would write for `{req, res, responseTime}` with fastify's serializers, made by hand (undefined fields left out, as JSON does). */
-  private lineOf(id: string, line: LineSource, outcome: string, responseTime: number): string {
+  private lineOf(call: RequestCall, line: LineSource, responseTime: number): string {
     const req =
       `{"method":${quoted(line.method)},"url":${quoted(line.url)}` +
       field('version', line.version) +
@@ -64,8 +64,18 @@ export class OneLineRequestLog {
       field('remotePort', line.remotePort) +
       '}';
     const grpc = line.grpcStatus === undefined ? '' : `,"grpcStatus":${Number(line.grpcStatus)}`;
-    return `{"level":30,"time":${Date.now()}${this.base}${quoted(id)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"outcome":"${outcome}","responseTime":${responseTime},"msg":"request completed"}\n`;
+    return `{"level":30,"time":${Date.now()}${this.base}${quoted(call.requestId)},"req":${req},"res":{"statusCode":${line.statusCode}}${grpc},"outcome":"${call.outcome}","responseTime":${responseTime}${traceFields(call)},"msg":"request completed"}\n`;
   }
+}
+
+/**
+ * The trace a line belongs to, as OpenTelemetry's log model names it: the request's own span when
+ * it was traced here, else the client's trace (its `traceparent`), else nothing. Ids are hex.
+ */
+function traceFields(call: RequestCall): string {
+  const context = call.traced?.context;
+  if (context) return `,"trace_id":"${context.traceId}","span_id":"${context.spanId}","trace_flags":"0${context.traceFlags & 1}"`;
+  return call.clientTraceId === undefined ? '' : `,"trace_id":"${call.clientTraceId}"`;
 }
 
 // printable ASCII without `"` and `\`: such a string is its own JSON text between quotes

@@ -6,7 +6,7 @@ import { type Dispatcher, errors } from 'undici';
 import { apiError } from '../errors/error-registry.js';
 import { renderError } from '../errors/render-error.js';
 import { ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
-import type { Tracing } from '../telemetry/tracing.js';
+import { traceIdOf, type Tracing } from '../telemetry/tracing.js';
 import { upstreamServer } from '../upstream/attempt-spans.js';
 import type { Abort, LegacyHandler, LifeOption } from '../upstream/backend-call.js';
 import { traceContextOf } from '../upstream/trace-context.js';
@@ -96,6 +96,7 @@ export async function registerV1Passthrough(app: FastifyInstance, deps: Passthro
       const headers = toV1Headers(req.headers, req.id);
       const traced = passthroughSpans(deps, req.method, req.url, req.headers);
       call.traced = traced?.traced;
+      call.clientTraceId = req.headers.traceparent === undefined ? undefined : traceIdOf(traceContextOf(req.headers));
       call.reached = true;
       let answer: Dispatcher.ResponseData;
       try {

@@ -123,17 +123,18 @@ export class TracedRequest implements RequestSpans {
     if (this.ended) return;
     this.ended = true;
     const { span } = this;
-    const attributes: Attributes = { ...end.attributes, [ATTR_HTTP_RESPONSE_STATUS_CODE]: end.status };
-    if (end.grpcCode !== undefined) attributes[ATTR_RPC_GRPC_STATUS_CODE] = end.grpcCode;
+    // set one by one: no object made per span end
+    if (end.attributes) span.setAttributes(end.attributes);
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, end.status);
+    if (end.grpcCode !== undefined) span.setAttribute(ATTR_RPC_GRPC_STATUS_CODE, end.grpcCode);
     // a server span is an error for what the server failed at (a side's failure, the proxy's own
     // 5xx), not the client's mistakes, its leaving, its deadline or the drain
-    if (end.outcome !== undefined) attributes['v2proxy.outcome'] = end.outcome;
+    if (end.outcome !== undefined) span.setAttribute('v2proxy.outcome', end.outcome);
     const failed = end.outcome === undefined ? end.status >= 500 : end.outcome === 'backend_failure' || (end.outcome === 'refused' && end.status >= 500);
     if (failed) {
-      attributes[ATTR_ERROR_TYPE] = String(end.grpcCode ?? end.status);
+      span.setAttribute(ATTR_ERROR_TYPE, String(end.grpcCode ?? end.status));
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.setAttributes(attributes);
     span.end();
   }
 }

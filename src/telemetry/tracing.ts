@@ -13,6 +13,11 @@ export interface SpanStart {
   trace: TraceContext | undefined;
 }
 
+/** The trace id of a valid `traceparent` (`00-<trace id>-<span id>-<flags>`). */
+export function traceIdOf(context: TraceContext | undefined): string | undefined {
+  return context?.traceparent?.slice(3, 35);
+}
+
 /** The remote parent a valid `traceparent` names (version 00's fields; a later version's extra fields ignored). */
 function remoteParent(context: TraceContext | undefined) {
   const traceparent = context?.traceparent;

@@ -101,8 +101,7 @@ function mistypedReadOnly(body: Json, rules: CompiledRules): FieldViolation[] {
  */
 function outsideValues(key: string, v: Json[string], c: CompiledRule): FieldViolation[] {
   const { values } = c.rule;
-  if (values && typeof v === 'string' && !values.includes(v))
-    return [{ field: key, description: `invalid value for enum field ${key}: ${JSON.stringify(v)}` }];
+  if (values && typeof v === 'string' && !values.includes(v)) return [{ field: key, description: `invalid value for enum field ${key}: ${JSON.stringify(v)}` }];
   if (!c.children || !isObject(v)) return [];
   return [...c.children.inByV2].flatMap(([child, cc]) => (isEmpty(v[child]) ? [] : outsideValues(child, v[child], cc)));
 }

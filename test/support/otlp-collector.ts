@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { otlpTracesFromProtobuf } from './otlp-protobuf.js';
 
 /** A span as a collector receives it over OTLP/HTTP JSON (ids in hex), its attributes flattened. */
 export interface CollectedSpan {
@@ -27,22 +28,27 @@ export interface OtlpCollector {
   spans: CollectedSpan[];
   /** export requests it got */
   posts: number;
+  /** the content type of each */
+  contentTypes: string[];
   close(): Promise<void>;
 }
 
-/** A recording OTLP/HTTP collector on loopback: takes JSON trace exports on `/v1/traces` and keeps their spans. */
+/** A recording OTLP/HTTP collector on loopback: takes trace exports on `/v1/traces`, protobuf or JSON, and keeps their spans. */
 export async function startOtlpCollector(): Promise<OtlpCollector> {
-  const collector: OtlpCollector = { url: '', spans: [], posts: 0, close: async () => {} };
+  const collector: OtlpCollector = { url: '', spans: [], posts: 0, contentTypes: [], close: async () => {} };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !/json/.test(req.headers['content-type'] ?? '')) {
+      const type = req.headers['content-type'] ?? '';
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !['application/json', 'application/x-protobuf'].includes(type)) {
         res.writeHead(404).end();
         return;
       }
       collector.posts += 1;
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      collector.contentTypes.push(type);
+      const bytes = Buffer.concat(chunks);
+      const body = (type === 'application/json' ? JSON.parse(bytes.toString('utf8')) : otlpTracesFromProtobuf(bytes)) as {
         resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { spans: Record<string, unknown>[] }[] }[];
       };
       for (const rs of body.resourceSpans) {
