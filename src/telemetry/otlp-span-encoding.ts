@@ -1,6 +1,6 @@
 import type { AttributeValue, Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { FinishedSpan as ReadableSpan } from './lean-tracer.js';
-import { ProtoWriter } from './proto-writer.js';
+import { ProtoWriter, writeAscii } from './proto-writer.js';
 import type { OtlpProtocol } from './start-tracing.js';
 
 type Resource = ReadableSpan['resource'];
@@ -181,21 +181,15 @@ class ProtobufSpanEncoder implements SpanBatchEncoder {
     buf[at++] = length;
     buf[at++] = 0x0a;
     buf[at++] = key.length;
-    for (let i = 0; i < key.length; i += 1) {
-      const c = key.charCodeAt(i);
-      if (c > 0x7f) return false;
-      buf[at++] = c;
-    }
+    at = writeAscii(buf, at, key);
+    if (at < 0) return false;
     buf[at++] = 0x12;
     buf[at++] = anyLength;
     if (typeof value === 'string') {
       buf[at++] = 0x0a;
       buf[at++] = value.length;
-      for (let i = 0; i < value.length; i += 1) {
-        const c = value.charCodeAt(i);
-        if (c > 0x7f) return false;
-        buf[at++] = c;
-      }
+      at = writeAscii(buf, at, value);
+      if (at < 0) return false;
     } else if (typeof value === 'boolean') {
       buf[at++] = 0x10;
       buf[at++] = value ? 1 : 0;

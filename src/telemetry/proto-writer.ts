@@ -1,9 +1,3 @@
-/**
- * Protocol-buffers wire format written straight into one growing buffer that is kept and reused:
- * no object per field, no chunk list. A length-delimited field is opened with 5 bytes held for its
- * length (enough for 32 GiB), and closed by writing the length's varint and moving the content back
- * over the bytes it did not need, so every length is written in its shortest form, as parsers expect.
- */
 // hex digit values by character code
 const HEX = new Uint8Array(128);
 for (let i = 0; i < 16; i += 1) {
@@ -11,6 +5,26 @@ for (let i = 0; i < 16; i += 1) {
   HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
 
+/**
+ * Writes `s` into `buf` from `at` when every character is ASCII: where it stopped, or -1 (with
+ * bytes written that the caller's position does not count yet) at the first that is not. Room is
+ * the caller's.
+ */
+export function writeAscii(buf: Buffer, at: number, s: string): number {
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return -1;
+    buf[at + i] = c;
+  }
+  return at + s.length;
+}
+
+/**
+ * Protocol-buffers wire format written straight into one growing buffer that is kept and reused:
+ * no object per field, no chunk list. A length-delimited field is opened with 5 bytes held for its
+ * length (enough for 32 GiB), and closed by writing the length's varint and moving the content back
+ * over the bytes it did not need, so every length is written in its shortest form, as parsers expect.
+ */
 export class ProtoWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);
   private at = 0;
@@ -20,10 +34,6 @@ export class ProtoWriter {
   reset(): void {
     this.at = 0;
     this.open.length = 0;
-  }
-
-  get length(): number {
-    return this.at;
   }
 
   /** A copy of what was written. */
@@ -109,32 +119,18 @@ export class ProtoWriter {
     this.tag(field, 2);
     // most strings here are short ASCII (names, routes, ids): their length is known before they are written
     if (s.length < 0x80) {
-      const at = this.at;
       this.room(s.length + 1);
-      this.at += 1;
-      if (this.ascii(s)) {
-        this.buf[at] = s.length;
+      const end = writeAscii(this.buf, this.at + 1, s);
+      if (end >= 0) {
+        this.buf[this.at] = s.length;
+        this.at = end;
         return;
       }
-      this.at = at;
     }
     this.fork();
     this.room(s.length * 3);
     this.at += this.buf.write(s, this.at, 'utf8');
     this.join();
-  }
-
-  /** Writes `s` when every character is ASCII (and says so); else writes nothing. Room is the caller's. */
-  ascii(s: string): boolean {
-    const { buf } = this;
-    const at = this.at;
-    for (let i = 0; i < s.length; i += 1) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) return false;
-      buf[at + i] = c;
-    }
-    this.at = at + s.length;
-    return true;
   }
 
   /** A bytes field given as hex (trace and span ids). */
