@@ -47,8 +47,6 @@ export class OtlpSpanProcessor implements FinishedSpans {
 
   constructor(private readonly opts: SpanExportOptions) {}
 
-  onStart(): void {}
-
   onEnd(span: FinishedSpan): void {
     if (this.closed || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
     if (this.queue.length >= this.opts.maxQueueSize) {
@@ -56,9 +54,7 @@ export class OtlpSpanProcessor implements FinishedSpans {
       return;
     }
     this.queue.push(span);
-    if (this.running) return;
-    if (this.queue.length >= this.opts.maxBatchSize) this.kick();
-    else this.timer ??= setTimeout(() => this.kick(), this.opts.scheduleDelayMs).unref();
+    if (!this.running) this.schedule();
   }
 
   /** Exports everything queued now (at close: what is left). */
@@ -82,6 +78,12 @@ export class OtlpSpanProcessor implements FinishedSpans {
     this.stop.abort();
   }
 
+  /** A full batch leaves now; a partial one after its delay. */
+  private schedule(): void {
+    if (this.queue.length >= this.opts.maxBatchSize) this.kick();
+    else this.timer ??= setTimeout(() => this.kick(), this.opts.scheduleDelayMs).unref();
+  }
+
   private kick(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -91,8 +93,7 @@ export class OtlpSpanProcessor implements FinishedSpans {
       .then(() => this.drain())
       .finally(() => {
         this.running = undefined;
-        if (this.queue.length > 0 && !this.closed)
-          this.timer ??= setTimeout(() => this.kick(), this.queue.length >= this.opts.maxBatchSize ? 0 : this.opts.scheduleDelayMs).unref();
+        if (this.queue.length > 0 && !this.closed) this.schedule();
       });
   }
 
@@ -106,17 +107,20 @@ export class OtlpSpanProcessor implements FinishedSpans {
   }
 
   private async export(batch: FinishedSpan[]): Promise<void> {
+    let sent = 0;
     try {
       for (const group of groups(batch)) {
         const body = await this.encode(group);
         const status = await this.opts.send(body, this.opts.encoder.contentType, AbortSignal.any([this.stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]));
         if (status < 200 || status > 299) throw new Error(`the collector answered ${status}`);
         this.opts.exported(group.length);
+        sent += group.length;
       }
       if (this.lost > 0) this.opts.info(`tracing: export works again; ${this.lost} spans were lost meanwhile`);
       this.lost = 0;
     } catch (err) {
-      this.drop(batch.length, 'export_failed', (err as Error).message);
+      // what an earlier request of the batch took was counted as exported
+      this.drop(batch.length - sent, 'export_failed', (err as Error).message);
     }
   }
 

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { AlwaysOnSampler } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
+import { LeanTracer } from '../../src/telemetry/lean-tracer.js';
 import { spanBatchEncoder } from '../../src/telemetry/otlp-span-encoding.js';
 import { OtlpSpanProcessor, type SendBatch, type SpanExportOptions } from '../../src/telemetry/otlp-span-processor.js';
 import { otlpTracesFromProtobuf } from '../support/otlp-protobuf.js';
@@ -39,12 +40,8 @@ function harness(send: SendBatch, opts: Partial<SpanExportOptions> = {}) {
     info: (m) => lines.push(`info ${m}`),
     ...opts,
   });
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': 't' }),
-    sampler: new AlwaysOnSampler(),
-    spanProcessors: [processor],
-  });
-  const tracer = provider.getTracer('v2proxy');
+  const tracer = new LeanTracer(new AlwaysOnSampler(), processor, resourceFromAttributes({ 'service.name': 't' }), { name: 'v2proxy' });
+  const provider = { shutdown: () => processor.shutdown() };
   const end = (n: number) => {
     for (let i = 0; i < n; i += 1) tracer.startSpan(`span ${i}`).end();
   };
