@@ -59,15 +59,17 @@ export function otlpHeaders(text: string | undefined): Record<string, string> {
 export async function startTracing(opts: TracingOptions): Promise<Tracing | undefined> {
   const url = opts.tracesEndpoint ?? (opts.endpoint === undefined ? undefined : `${opts.endpoint.replace(/\/+$/, '')}/v1/traces`);
   if (url === undefined) return undefined;
-  const [sdk, { resourceFromAttributes }, { Tracing }, { LeanTracer }, { OtlpSpanProcessor }, { spanBatchEncoder }, { Agent, request }] = await Promise.all([
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/resources'),
-    import('./tracing.js'),
-    import('./lean-tracer.js'),
-    import('./otlp-span-processor.js'),
-    import('./otlp-span-encoding.js'),
-    import('undici'),
-  ]);
+  const [sdk, { resourceFromAttributes }, { Tracing }, { LeanTracer }, { OtlpSpanProcessor }, { spanBatchEncoder }, { postForStatus }, { Agent }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/resources'),
+      import('./tracing.js'),
+      import('./lean-tracer.js'),
+      import('./otlp-span-processor.js'),
+      import('./otlp-span-encoding.js'),
+      import('../upstream/post-for-status.js'),
+      import('undici'),
+    ]);
   const ratio = new sdk.TraceIdRatioBasedSampler(opts.samplerArg);
   const samplers = {
     always_on: () => new sdk.AlwaysOnSampler(),
@@ -82,11 +84,7 @@ export async function startTracing(opts: TracingOptions): Promise<Tracing | unde
   const headers = otlpHeaders(opts.headers);
   const processor = new OtlpSpanProcessor({
     encoder: spanBatchEncoder(opts.protocol),
-    async send(body, contentType, signal) {
-      const res = await request(url, { method: 'POST', body, headers: { ...headers, 'content-type': contentType }, dispatcher, signal });
-      await res.body.dump({ limit: 64 * 1024 });
-      return res.statusCode;
-    },
+    send: (body, contentType, signal) => postForStatus(url, body, { headers: { ...headers, 'content-type': contentType }, signal, dispatcher }),
     maxQueueSize: opts.maxQueueSize,
     maxBatchSize: opts.maxBatchSize,
     scheduleDelayMs: opts.scheduleDelayMs,

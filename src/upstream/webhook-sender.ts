@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { postForStatus } from './post-for-status.js';
 
 export type WebhookOutcome = 'delivered' | 'retried' | 'failed' | 'dropped';
 
@@ -66,20 +66,15 @@ export class WebhookSender {
         await this.wait(this.opts.backoffMs * 2 ** (attempt - 2));
       }
       try {
-        const res = await request(this.opts.url, {
-          method: 'POST',
-          body,
+        const status = await postForStatus(this.opts.url, body, {
           headers: { 'content-type': 'application/json', 'user-agent': 'v2proxy' },
-          headersTimeout: this.opts.timeoutMs,
-          bodyTimeout: this.opts.timeoutMs,
           signal: AbortSignal.timeout(this.opts.timeoutMs),
         });
-        await res.body.dump();
-        if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (status >= 200 && status < 300) {
           this.opts.outcome('delivered');
           return;
         }
-        why = `answered ${res.statusCode}`;
+        why = `answered ${status}`;
       } catch (err) {
         why = (err as NodeJS.ErrnoException).code ?? (err as Error).name;
       }
